@@ -1,0 +1,97 @@
+package io.blockwork.engine.block;
+
+/**
+ * The block core's front door, shared by every device: geometry checks, request accounting and
+ * splitting happen here, once, so that a device implementation only ever sees bios that fit its
+ * {@link DeviceLimits} (SPDK's rule: the core splits, the level asserts).
+ *
+ * <p>Splitting follows the kernel: pieces are chained children of the original bio, so it
+ * completes after its last piece and carries the first error. A write with PREFLUSH that must be
+ * split becomes an empty flush of this device plus the data pieces without PREFLUSH, all in flight
+ * together; the original completes when all of them have, which is all PREFLUSH promises.
+ */
+public abstract class AbstractBlockDevice implements BlockDevice {
+
+    private volatile String name;
+    protected final IoStats stats = new IoStats();
+
+    protected AbstractBlockDevice(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    /** Renames the device; callers own uniqueness (the service's registry). */
+    public void rename(String newName) {
+        this.name = newName;
+    }
+
+    @Override
+    public IoCounters counters() {
+        return stats.snapshot();
+    }
+
+    @Override
+    public final void submit(Bio bio) {
+        if (!fits(bio)) {
+            stats.failed();
+            bio.endio(IoStatus.INVALID);
+            return;
+        }
+        stats.submitted(bio);
+        if (bio.op().hasRange() && bio.length() > maxPieceAt(bio.op(), bio.offset())) {
+            splitAndDispatch(bio);
+        } else {
+            dispatch(bio);
+        }
+    }
+
+    /**
+     * Handles a bio that fits the limits: inside the device, aligned, and not crossing a boundary.
+     * Must not block; ends the bio (or hands it on) exactly once.
+     */
+    protected abstract void dispatch(Bio bio);
+
+    private boolean fits(Bio bio) {
+        if (!bio.op().hasRange()) {
+            return true;
+        }
+        long lbs = limits().logicalBlockSize();
+        long size = sizeBytes();
+        return bio.length() > 0
+                && (bio.offset() | bio.length()) % lbs == 0
+                && bio.offset() <= size
+                && bio.length() <= size - bio.offset();
+    }
+
+    private long maxPieceAt(BioOp op, long offset) {
+        DeviceLimits l = limits();
+        if (op.hasData()) {
+            return l.maxBytesAt(offset);
+        }
+        return l.boundaryBytes() == 0 ? Long.MAX_VALUE : l.boundaryBytes() - offset % l.boundaryBytes();
+    }
+
+    private void splitAndDispatch(Bio bio) {
+        BioFlags pieceFlags = bio.flags().withPreflush(false);
+        if (bio.preflush()) {
+            dispatch(bio.chainChild(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE));
+        }
+        long done = 0;
+        while (done < bio.length()) {
+            long at = bio.offset() + done;
+            long len = Math.min(bio.length() - done, maxPieceAt(bio.op(), at));
+            dispatch(bio.chainChild(bio.op(), at, len, done, pieceFlags));
+            done += len;
+        }
+        bio.endio();
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + name + "]";
+    }
+}

@@ -1,0 +1,27 @@
+package io.blockwork.engine.block;
+
+/**
+ * Anything bios can be submitted to: a disk, an md array, a mapped device.
+ *
+ * <p>The contract every implementation keeps (and the contract test kit checks):
+ * <ul>
+ *   <li>{@link #submit} never blocks on the fast path; the bio's callback may run on any thread,
+ *       including the caller's, before {@code submit} returns.
+ *   <li>A bio with a misaligned or out-of-range geometry completes with {@link IoStatus#INVALID}.
+ *   <li>Flush and FUA: a write that completed without FUA may still sit in a volatile cache. When
+ *       a FLUSH (or a PREFLUSH on a write) completes, every write that completed before the flush
+ *       was submitted is durable. A FUA write is durable when it completes.
+ * </ul>
+ */
+public interface BlockDevice {
+
+    String name();
+
+    long sizeBytes();
+
+    DeviceLimits limits();
+
+    void submit(Bio bio);
+
+    IoCounters counters();
+}

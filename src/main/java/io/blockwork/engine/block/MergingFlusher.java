@@ -1,0 +1,122 @@
+package io.blockwork.engine.block;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * blk-flush's merging rule, the default strategy ({@code merged}).
+ *
+ * <p>While a media flush runs, new requests wait in {@link #pending}. When it ends, its own
+ * requests complete and one new media flush starts for everything that arrived meanwhile. So a
+ * request is only ever completed by a media flush that <em>started after it arrived</em> (never by
+ * one already running, which may have missed its writes), and any number of concurrent requests
+ * cost at most two media flushes.
+ *
+ * <p>A media flush may complete inline, inside {@link MediaFlush#start}; the driving loop then
+ * continues with the next batch instead of recursing, so a long run of inline flushes cannot
+ * overflow the stack.
+ */
+public final class MergingFlusher implements CacheFlusher {
+
+    private final MediaFlush media;
+    private final Object lock = new Object();
+    /** Guarded by {@link #lock}: a media flush is in progress. */
+    private boolean running;
+    /** Guarded by {@link #lock}: requests that arrived while the current media flush ran. */
+    private List<Consumer<IoStatus>> pending = new ArrayList<>();
+
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder mediaFlushes = new LongAdder();
+
+    public MergingFlusher(MediaFlush media) {
+        this.media = media;
+    }
+
+    @Override
+    public void flush(Consumer<IoStatus> waiter) {
+        requests.increment();
+        List<Consumer<IoStatus>> batch;
+        synchronized (lock) {
+            pending.add(waiter);
+            if (running) {
+                return;
+            }
+            running = true;
+            batch = takePending();
+        }
+        drive(batch);
+    }
+
+    private void drive(List<Consumer<IoStatus>> batch) {
+        while (batch != null) {
+            Round round = new Round(batch);
+            mediaFlushes.increment();
+            media.start(round);
+            batch = round.leaveStart();
+        }
+    }
+
+    /** Ends a round: the next batch if requests arrived meanwhile, else null and not running. */
+    private List<Consumer<IoStatus>> nextBatch() {
+        synchronized (lock) {
+            if (pending.isEmpty()) {
+                running = false;
+                return null;
+            }
+            return takePending();
+        }
+    }
+
+    /** Caller holds {@link #lock}. */
+    private List<Consumer<IoStatus>> takePending() {
+        List<Consumer<IoStatus>> out = pending;
+        pending = new ArrayList<>();
+        return out;
+    }
+
+    @Override
+    public long requests() {
+        return requests.sum();
+    }
+
+    @Override
+    public long mediaFlushes() {
+        return mediaFlushes.sum();
+    }
+
+    /** One media flush and the requests it serves. */
+    private final class Round implements Consumer<IoStatus> {
+        private static final int STARTING = 0;
+        private static final int DONE_INLINE = 1;
+        private static final int ASYNC = 2;
+
+        private final List<Consumer<IoStatus>> batch;
+        private final AtomicInteger state = new AtomicInteger(STARTING);
+        private volatile List<Consumer<IoStatus>> next;
+
+        Round(List<Consumer<IoStatus>> batch) {
+            this.batch = batch;
+        }
+
+        @Override
+        public void accept(IoStatus status) {
+            List<Consumer<IoStatus>> successor = nextBatch();
+            for (Consumer<IoStatus> waiter : batch) {
+                waiter.accept(status);
+            }
+            next = successor;
+            if (!state.compareAndSet(STARTING, DONE_INLINE)) {
+                next = null;
+                drive(successor);
+            }
+        }
+
+        /** Called when {@code media.start} returns: the batch to drive next if the flush ended inline. */
+        List<Consumer<IoStatus>> leaveStart() {
+            return state.compareAndSet(STARTING, ASYNC) ? null : next;
+        }
+    }
+}

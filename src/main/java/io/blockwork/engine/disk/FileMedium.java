@@ -1,0 +1,171 @@
+package io.blockwork.engine.disk;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * A sparse file of fixed size. The operating system's page cache is the volatile cache: a flush
+ * is {@link FileChannel#force}. In writethrough mode the file is opened with DSYNC, so a write is
+ * durable when it returns. FUA is emulated by the disk (write, then flush).
+ */
+public final class FileMedium implements Medium {
+
+    private static final int ZERO_CHUNK = 1 << 20;
+    private static final ByteBuffer ZEROES = ByteBuffer.allocateDirect(ZERO_CHUNK).asReadOnlyBuffer();
+
+    private final Path path;
+    private final long size;
+    private final FileChannel channel;
+
+    private FileMedium(Path path, long size, FileChannel channel) {
+        this.path = path;
+        this.size = size;
+        this.channel = channel;
+    }
+
+    /** Creates the file, sparse, at {@code size} bytes; fails if it exists. */
+    public static FileMedium create(Path path, long size, CacheMode cache) {
+        try {
+            Files.createDirectories(path.toAbsolutePath().getParent());
+            FileChannel ch = FileChannel.open(path, options(cache, StandardOpenOption.CREATE_NEW));
+            ch.truncate(size);
+            if (ch.size() < size) {
+                ch.write(ByteBuffer.allocate(1), size - 1);
+            }
+            return new FileMedium(path, size, ch);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + path, e);
+        }
+    }
+
+    /** Opens an existing file; its length must be {@code size}. */
+    public static FileMedium open(Path path, long size, CacheMode cache) {
+        try {
+            FileChannel ch = FileChannel.open(path, options(cache));
+            if (ch.size() != size) {
+                long actual = ch.size();
+                ch.close();
+                throw new IllegalStateException(path + " is " + actual + " bytes, expected " + size);
+            }
+            return new FileMedium(path, size, ch);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + path, e);
+        }
+    }
+
+    private static Set<StandardOpenOption> options(CacheMode cache, StandardOpenOption... extra) {
+        EnumSet<StandardOpenOption> o = EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE);
+        if (cache == CacheMode.WRITETHROUGH) {
+            o.add(StandardOpenOption.DSYNC);
+        }
+        o.addAll(java.util.List.of(extra));
+        return o;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public long sizeBytes() {
+        return size;
+    }
+
+    @Override
+    public void read(long offset, MemorySegment into) {
+        ByteBuffer buf = into.asByteBuffer();
+        try {
+            while (buf.hasRemaining()) {
+                int n = channel.read(buf, offset + buf.position());
+                if (n < 0) {
+                    throw new IOException("unexpected end of " + path);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void write(long offset, MemorySegment from, boolean durable) {
+        writeFully(from.asByteBuffer(), offset);
+    }
+
+    private void writeFully(ByteBuffer buf, long offset) {
+        try {
+            int start = buf.position();
+            while (buf.hasRemaining()) {
+                channel.write(buf, offset + buf.position() - start);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void discard(long offset, long length) {
+        // The JDK cannot punch holes; zeroes keep the read-back promise.
+        writeZeroes(offset, length);
+    }
+
+    @Override
+    public void writeZeroes(long offset, long length) {
+        long done = 0;
+        while (done < length) {
+            int n = (int) Math.min(ZERO_CHUNK, length - done);
+            writeFully(ZEROES.duplicate().limit(n), offset + done);
+            done += n;
+        }
+    }
+
+    @Override
+    public void flush() {
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public boolean nativeFua() {
+        return false;
+    }
+
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
+    public long allocatedBytes() {
+        try {
+            Object blocks = Files.getAttribute(path, "unix:blocks");
+            return blocks instanceof Long b ? b * 512 : size;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return size;
+        }
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
