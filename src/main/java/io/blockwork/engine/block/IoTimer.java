@@ -13,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Tasks run on the timer thread and must be short and non-blocking (bio callbacks are).
  * Precision is that of {@link LockSupport#parkNanos}: on Linux, tens of microseconds late.
  */
-public final class IoTimer {
+public final class IoTimer implements DeadlineScheduler {
 
     private static final System.Logger LOG = System.getLogger(IoTimer.class.getName());
     private static final IoTimer SHARED = new IoTimer("blockwork-io-timer");
@@ -43,6 +43,7 @@ public final class IoTimer {
     }
 
     /** Runs {@code task} on the timer thread once {@code delayNanos} have passed. */
+    @Override
     public void schedule(long delayNanos, Runnable task) {
         Entry e;
         boolean first;

@@ -20,7 +20,7 @@ public final class QueuePlug {
     public static final long UNPLUG_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(3);
 
     private final BlockDevice target;
-    private final IoTimer timer;
+    private final DeadlineScheduler timer;
     private final long delayNanos;
 
     /** Guarded by {@code this}. */
@@ -30,11 +30,11 @@ public final class QueuePlug {
     private final LongAdder timerUnplugs = new LongAdder();
     private final LongAdder explicitUnplugs = new LongAdder();
 
-    public QueuePlug(BlockDevice target, IoTimer timer) {
+    public QueuePlug(BlockDevice target, DeadlineScheduler timer) {
         this(target, timer, UNPLUG_DELAY_NANOS);
     }
 
-    public QueuePlug(BlockDevice target, IoTimer timer, long delayNanos) {
+    public QueuePlug(BlockDevice target, DeadlineScheduler timer, long delayNanos) {
         this.target = target;
         this.timer = timer;
         this.delayNanos = delayNanos;

@@ -4,6 +4,7 @@ import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.CacheFlusher;
+import io.blockwork.engine.block.DeadlineScheduler;
 import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.IoTimer;
@@ -45,14 +46,14 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     private final CacheMode cache;
     private final DeviceLimits limits;
     private final CacheFlusher flusher;
-    private final IoTimer timer;
+    private final DeadlineScheduler timer;
     private final QueueSlots slots;
     private final LongAdder merges = new LongAdder();
     private volatile LatencyModel latency;
     private volatile DiskFaults faults = DiskFaults.NONE;
     private final boolean writeback;
 
-    public Disk(String name, Medium medium, DiskConfig config, IoTimer timer) {
+    public Disk(String name, Medium medium, DiskConfig config, DeadlineScheduler timer) {
         super(name);
         this.medium = medium;
         this.cache = config.cache();

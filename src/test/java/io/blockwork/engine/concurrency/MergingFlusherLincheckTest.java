@@ -1,0 +1,51 @@
+package io.blockwork.engine.concurrency;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.blockwork.engine.block.MergingFlusher;
+import org.jetbrains.kotlinx.lincheck.LinChecker;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Model checks the flush-merging state machine: whatever the interleaving, a flush that returns
+ * has made its own earlier write durable. The same check must reject {@link PiggybackFlusher}.
+ */
+public class MergingFlusherLincheckTest {
+
+    static ModelCheckingOptions options() {
+        return new ModelCheckingOptions().threads(3).actorsPerThread(1).iterations(10).invocationsPerIteration(300);
+    }
+
+    /** The real strategy. */
+    public static class Merging {
+        private final FlushModel model = new FlushModel(MergingFlusher::new);
+
+        @Operation
+        public boolean writeThenFlush() {
+            return model.writeThenFlush();
+        }
+    }
+
+    /** The broken one. */
+    public static class Piggyback {
+        private final FlushModel model = new FlushModel(PiggybackFlusher::new);
+
+        @Operation
+        public boolean writeThenFlush() {
+            return model.writeThenFlush();
+        }
+    }
+
+    @Test
+    void mergingFlusherKeepsTheContract() {
+        LinChecker.check(Merging.class, options());
+    }
+
+    @Test
+    void piggybackFlusherIsRejected() {
+        assertThatThrownBy(() -> LinChecker.check(Piggyback.class, options())).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Invalid execution results");
+    }
+}
