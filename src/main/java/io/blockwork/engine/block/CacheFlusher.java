@@ -3,9 +3,8 @@ package io.blockwork.engine.block;
 import java.util.function.Consumer;
 
 /**
- * Turns flush requests on a device with a volatile cache into media flushes. The strategies:
- * {@link MergingFlusher} (blk-flush's rule, the default) and {@link UnmergedFlusher}, which issues
- * one media flush per request and exists for the benchmark.
+ * Turns flush requests on a device with a volatile cache into media flushes; see
+ * {@link SerialFlusher} for the strategies.
  */
 public interface CacheFlusher {
 
@@ -19,9 +18,6 @@ public interface CacheFlusher {
     long mediaFlushes();
 
     static CacheFlusher create(FlushMerging mode, MediaFlush media) {
-        return switch (mode) {
-            case MERGED -> new MergingFlusher(media);
-            case OFF -> new UnmergedFlusher(media);
-        };
+        return new SerialFlusher(media, mode);
     }
 }

@@ -125,6 +125,10 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
 
     /** A request is one bio, or a merged run of them; exactly one of the two is non-null. */
     private void admit(Bio single, List<Bio> run) {
+        if (slots.limit() == 0) {
+            start(single, run, false);
+            return;
+        }
         QueueSlots.Admission a = slots.admit(() -> start(single, run, true));
         if (a != QueueSlots.Admission.QUEUED) {
             start(single, run, a == QueueSlots.Admission.SLOT);

@@ -2,7 +2,8 @@ package io.blockwork.engine.concurrency;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.blockwork.engine.block.MergingFlusher;
+import io.blockwork.engine.block.FlushMerging;
+import io.blockwork.engine.block.SerialFlusher;
 import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * Model checks the flush-merging state machine: whatever the interleaving, a flush that returns
  * has made its own earlier write durable. The same check must reject {@link PiggybackFlusher}.
  */
-public class MergingFlusherLincheckTest {
+public class FlushMergingLincheckTest {
 
     static ModelCheckingOptions options() {
         return new ModelCheckingOptions().threads(3).actorsPerThread(1).iterations(10).invocationsPerIteration(300);
@@ -20,7 +21,7 @@ public class MergingFlusherLincheckTest {
 
     /** The real strategy. */
     public static class Merging {
-        private final FlushModel model = new FlushModel(MergingFlusher::new);
+        private final FlushModel model = new FlushModel(media -> new SerialFlusher(media, FlushMerging.MERGED));
 
         @Operation
         public boolean writeThenFlush() {

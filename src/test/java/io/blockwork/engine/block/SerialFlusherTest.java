@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** Deterministic, single-threaded checks of the merging rule: the media flush is held by the test. */
-class MergingFlusherTest {
+class SerialFlusherTest {
 
     /** A media flush the test completes by hand; it numbers flushes in start order. */
     static final class HeldMedia implements MediaFlush {
@@ -48,7 +48,7 @@ class MergingFlusherTest {
     @Test
     void sixtyFourRequestsDuringAHeldFlushCostTwoMediaFlushes() {
         HeldMedia media = new HeldMedia();
-        MergingFlusher flusher = new MergingFlusher(media);
+        SerialFlusher flusher = new SerialFlusher(media, FlushMerging.MERGED);
         List<Request> requests = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             Request r = new Request(media);
@@ -73,7 +73,7 @@ class MergingFlusherTest {
     @Test
     void anIdleFlusherStartsAtOnceAndStopsWhenNothingWaits() {
         HeldMedia media = new HeldMedia();
-        MergingFlusher flusher = new MergingFlusher(media);
+        SerialFlusher flusher = new SerialFlusher(media, FlushMerging.MERGED);
         Request a = new Request(media);
         flusher.flush(a);
         media.completeOldest(IoStatus.OK);
@@ -88,7 +88,7 @@ class MergingFlusherTest {
     @Test
     void aFailedMediaFlushFailsExactlyTheRequestsItServed() {
         HeldMedia media = new HeldMedia();
-        MergingFlusher flusher = new MergingFlusher(media);
+        SerialFlusher flusher = new SerialFlusher(media, FlushMerging.MERGED);
         Request a = new Request(media);
         flusher.flush(a);
         Request b = new Request(media);
@@ -105,26 +105,34 @@ class MergingFlusherTest {
         // Each inline flush lets one more request arrive, as a busy system would; a recursive
         // implementation would need one stack frame per round.
         int[] rounds = {0};
-        MergingFlusher[] self = new MergingFlusher[1];
+        SerialFlusher[] self = new SerialFlusher[1];
         MediaFlush inline = done -> {
             if (++rounds[0] < 100_000) {
                 self[0].flush(s -> {});
             }
             done.accept(IoStatus.OK);
         };
-        self[0] = new MergingFlusher(inline);
+        self[0] = new SerialFlusher(inline, FlushMerging.MERGED);
         self[0].flush(s -> {});
         assertThat(rounds[0]).isEqualTo(100_000);
     }
 
     @Test
-    void unmergedStrategyFlushesOncePerRequest() {
+    void withMergingOffEveryRequestWaitsForAMediaFlushOfItsOwnOneAtATime() {
         HeldMedia media = new HeldMedia();
-        UnmergedFlusher flusher = new UnmergedFlusher(media);
+        SerialFlusher flusher = new SerialFlusher(media, FlushMerging.OFF);
+        List<Request> requests = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
-            flusher.flush(s -> {});
+            Request r = new Request(media);
+            requests.add(r);
+            flusher.flush(r);
         }
-        assertThat(media.started).isEqualTo(64);
+        for (int i = 0; i < 64; i++) {
+            assertThat(media.running).as("one media flush at a time").hasSize(1);
+            media.completeOldest(IoStatus.OK);
+            assertThat(requests.get(i).status).isEqualTo(IoStatus.OK);
+            assertThat(requests.stream().filter(r -> r.status != null)).hasSize(i + 1);
+        }
         assertThat(flusher.mediaFlushes()).isEqualTo(64);
     }
 }

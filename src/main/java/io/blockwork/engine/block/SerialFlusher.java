@@ -7,21 +7,27 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * blk-flush's merging rule, the default strategy ({@code merged}).
+ * A disk's flush machinery. A device runs one cache flush at a time (a drive's FLUSH CACHE is not
+ * a queued command), so media flushes here are serial; the strategy decides how many waiting
+ * requests one media flush serves.
  *
- * <p>While a media flush runs, new requests wait in {@link #pending}. When it ends, its own
- * requests complete and one new media flush starts for everything that arrived meanwhile. So a
- * request is only ever completed by a media flush that <em>started after it arrived</em> (never by
- * one already running, which may have missed its writes), and any number of concurrent requests
- * cost at most two media flushes.
+ * <p>{@link FlushMerging#MERGED}, blk-flush's rule and the default: while a media flush runs, new
+ * requests wait in {@link #pending}. When it ends, its own requests complete and one new media
+ * flush starts for everything that arrived meanwhile. So a request is only ever completed by a
+ * media flush that <em>started after it arrived</em> (never by one already running, which may
+ * have missed its writes), and any number of concurrent requests cost at most two media flushes.
+ *
+ * <p>{@link FlushMerging#OFF}: every request waits its turn for a media flush of its own, the
+ * behaviour the merging was invented to fix, kept for the benchmark.
  *
  * <p>A media flush may complete inline, inside {@link MediaFlush#start}; the driving loop then
  * continues with the next batch instead of recursing, so a long run of inline flushes cannot
  * overflow the stack.
  */
-public final class MergingFlusher implements CacheFlusher {
+public final class SerialFlusher implements CacheFlusher {
 
     private final MediaFlush media;
+    private final boolean merge;
     private final Object lock = new Object();
     /** Guarded by {@link #lock}: a media flush is in progress. */
     private boolean running;
@@ -31,8 +37,9 @@ public final class MergingFlusher implements CacheFlusher {
     private final LongAdder requests = new LongAdder();
     private final LongAdder mediaFlushes = new LongAdder();
 
-    public MergingFlusher(MediaFlush media) {
+    public SerialFlusher(MediaFlush media, FlushMerging mode) {
         this.media = media;
+        this.merge = mode == FlushMerging.MERGED;
     }
 
     @Override
@@ -70,8 +77,11 @@ public final class MergingFlusher implements CacheFlusher {
         }
     }
 
-    /** Caller holds {@link #lock}. */
+    /** Caller holds {@link #lock}. The requests the next media flush serves. */
     private List<Consumer<IoStatus>> takePending() {
+        if (!merge) {
+            return List.of(pending.removeFirst());
+        }
         List<Consumer<IoStatus>> out = pending;
         pending = new ArrayList<>();
         return out;

@@ -1,0 +1,41 @@
+package io.blockwork.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Entry point of the benchmark programs: {@code mvn -B -ntp test-compile exec:exec -Dbench=NAME}.
+ * Each prints tables and one {@code BENCH_JSON} line per table. They are not tests: nothing here
+ * asserts a time.
+ */
+public final class Bench {
+
+    private static final Map<String, Runnable> BENCHMARKS = new LinkedHashMap<>();
+
+    static {
+        BENCHMARKS.put("core", CoreBenchmark::run);
+    }
+
+    private Bench() {}
+
+    public static void main(String[] args) {
+        String which = args.length > 0 ? args[0] : "all";
+        System.out.printf("Blockwork benchmarks on %d cores, %s %s%n",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), Runtime.version());
+        if (which.equals("all")) {
+            BENCHMARKS.values().forEach(Runnable::run);
+        } else if (BENCHMARKS.containsKey(which)) {
+            BENCHMARKS.get(which).run();
+        } else {
+            System.err.println("unknown benchmark '" + which + "'; choose one of " + BENCHMARKS.keySet() + " or all");
+            System.exit(2);
+        }
+        System.exit(0);
+    }
+
+    /** Seconds each measured cell runs; BENCH_SECONDS overrides for a quicker look. */
+    static long seconds(long dflt) {
+        String s = System.getenv("BENCH_SECONDS");
+        return s == null ? dflt : Long.parseLong(s);
+    }
+}
