@@ -24,4 +24,12 @@ public interface BlockDevice {
     void submit(Bio bio);
 
     IoCounters counters();
+
+    /**
+     * The devices this one sends I/O to (sysfs's {@code slaves}): md members, a dm table's
+     * devices. Used to refuse cycles and to explain why a device is busy.
+     */
+    default java.util.Collection<BlockDevice> lowerDevices() {
+        return java.util.List.of();
+    }
 }
