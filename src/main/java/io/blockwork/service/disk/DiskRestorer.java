@@ -1,0 +1,44 @@
+package io.blockwork.service.disk;
+
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.persistence.disk.DiskRepository;
+import io.blockwork.service.assembly.Ref;
+import io.blockwork.service.assembly.Restorable;
+import io.blockwork.service.assembly.RestorableSource;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import java.util.List;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+
+/**
+ * Disks at start-up: file disks reopen their images, memory and null disks come back empty.
+ * Disks depend on nothing, so they are assembled first.
+ */
+@Component
+class DiskRestorer implements RestorableSource {
+
+    private final DiskRepository repository;
+    private final DeviceRegistry registry;
+    private final DiskEngines engines;
+
+    DiskRestorer(DiskRepository repository, DeviceRegistry registry, DiskEngines engines) {
+        this.repository = repository;
+        this.registry = registry;
+        this.engines = engines;
+    }
+
+    @Override
+    public List<Restorable> restorables() {
+        return repository.findAllByOrderByNameAsc().stream().map(DiskService::toSpec).map(this::restorable).toList();
+    }
+
+    private Restorable restorable(DiskSpec spec) {
+        return new Restorable(new Ref(DeviceKind.DISK.label(), spec.name()), Set.of(),
+                () -> {
+                    Disk disk = engines.reopen(spec);
+                    registry.register(spec.name(), DeviceKind.DISK, disk);
+                },
+                state -> registry.reserve(spec.name(), DeviceKind.DISK, state));
+    }
+}

@@ -1,0 +1,21 @@
+package io.blockwork.support;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.test.context.ContextConfiguration;
+
+/**
+ * The whole application behind MockMvc, on a data directory of its own. Test classes with this
+ * annotation share one context, so they use device names of their own.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@SpringBootTest
+@AutoConfigureMockMvc
+@ContextConfiguration(initializers = TempDataDir.class)
+public @interface AppTest {
+}
