@@ -6,6 +6,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.boot.webmvc.test.autoconfigure.MockMvcPrint;
 import org.springframework.test.context.ContextConfiguration;
 
 /**
@@ -15,7 +16,9 @@ import org.springframework.test.context.ContextConfiguration;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @SpringBootTest
-@AutoConfigureMockMvc
+// Not printing requests: Boot would otherwise keep every request and response body (16 MiB
+// writes included) in memory until the test ends, in case it fails.
+@AutoConfigureMockMvc(print = MockMvcPrint.NONE, printOnlyOnFailure = false)
 @ContextConfiguration(initializers = TempDataDir.class)
 public @interface AppTest {
 }

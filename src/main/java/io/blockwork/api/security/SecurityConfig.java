@@ -57,7 +57,7 @@ class SecurityConfig {
 
     @Bean
     UserDetailsService users(BlockworkProperties properties, PasswordEncoder encoder) {
-        Map<String, String> passwords = UserPasswords.resolve(properties);
+        Map<String, String> passwords = UserPasswords.resolve(properties).passwords();
         return new InMemoryUserDetailsManager(
                 User.withUsername("admin").password(encoder.encode(passwords.get("admin"))).roles("ADMIN").build(),
                 User.withUsername("viewer").password(encoder.encode(passwords.get("viewer"))).roles("VIEWER").build());

@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -30,15 +32,20 @@ final class UserPasswords {
 
     private UserPasswords() {}
 
-    /** Returns user name → password for {@code admin} and {@code viewer}. */
-    static Map<String, String> resolve(BlockworkProperties properties) {
+    /**
+     * @param passwords user name → password, for {@code admin} and {@code viewer}
+     * @param generatedFor the users whose password was generated (and logged) by this call
+     */
+    record Resolved(Map<String, String> passwords, List<String> generatedFor) {}
+
+    static Resolved resolve(BlockworkProperties properties) {
         Map<String, String> configured = new LinkedHashMap<>();
         configured.put("admin", properties.security().adminPassword());
         configured.put("viewer", properties.security().viewerPassword());
         Path file = properties.dataDir().resolve(FILE_NAME);
         Properties kept = load(file);
         Map<String, String> result = new LinkedHashMap<>();
-        boolean generated = false;
+        List<String> generated = new ArrayList<>();
         for (Map.Entry<String, String> user : configured.entrySet()) {
             String name = user.getKey();
             if (user.getValue() != null && !user.getValue().isBlank()) {
@@ -49,16 +56,16 @@ final class UserPasswords {
                 String password = generate();
                 kept.setProperty(name, password);
                 result.put(name, password);
-                generated = true;
+                generated.add(name);
                 LOG.log(System.Logger.Level.WARNING, "Generated password for Blockwork user ''{0}'': {1}"
                         + " (kept in {2}; set BLOCKWORK_{3}_PASSWORD to choose your own)",
                         name, password, file, name.toUpperCase());
             }
         }
-        if (generated) {
+        if (!generated.isEmpty()) {
             store(kept, file);
         }
-        return result;
+        return new Resolved(Map.copyOf(result), List.copyOf(generated));
     }
 
     private static String generate() {
