@@ -66,4 +66,6 @@ function App() {
     : html`<${SignIn} message=${session.message} onSignedIn=${() => setSession({ in: true, message: null })} />`;
 }
 
-render(html`<${App} />`, document.getElementById("app"));
+const root = document.getElementById("app");
+root.textContent = ""; // drop the "Loading…" placeholder: render() adds to what is there
+render(html`<${App} />`, root);

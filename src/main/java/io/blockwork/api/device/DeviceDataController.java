@@ -5,9 +5,11 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.io.IOException;
 import java.io.InputStream;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -17,6 +19,7 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -34,6 +37,8 @@ class DeviceDataController {
 
     @GetMapping(path = "/data", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
     @Operation(summary = "Read bytes", description = "Admin only: viewers may not read data.")
+    @ApiResponse(responseCode = "200", description = "The bytes", content = @Content(
+            mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary")))
     ResponseEntity<byte[]> read(@PathVariable String name,
                                 @Parameter(description = "Byte offset") @RequestParam long offset,
                                 @Parameter(description = "Bytes to read, at most 16 MiB") @RequestParam long length) {
@@ -45,29 +50,29 @@ class DeviceDataController {
             + "durable when the request returns.")
     @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
             mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary")))
-    ResponseEntity<Void> write(@PathVariable String name,
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void write(@PathVariable String name,
                                @Parameter(description = "Byte offset") @RequestParam long offset,
                                @Parameter(description = "Forced unit access") @RequestParam(defaultValue = "false") boolean fua,
                                @Parameter(hidden = true) @RequestHeader(name = "Content-Length", required = false) Long contentLength,
-                               @Parameter(hidden = true) InputStream body) throws IOException {
+                      @Parameter(hidden = true) InputStream body) throws IOException {
         io.write(name, offset, contentLength == null ? -1 : contentLength, body, fua);
-        return ResponseEntity.noContent().build();
     }
 
     @PostMapping("/flush")
     @Operation(summary = "Flush the device's volatile cache",
             description = "When it returns, every write that completed before it is durable.")
-    ResponseEntity<Void> flush(@PathVariable String name) {
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void flush(@PathVariable String name) {
         io.flush(name);
-        return ResponseEntity.noContent().build();
     }
 
     @PostMapping("/discard")
     @Operation(summary = "Discard a range", description = "The range reads back as zeros; memory disks free its memory.")
-    ResponseEntity<Void> discard(@PathVariable String name,
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void discard(@PathVariable String name,
                                  @Parameter(description = "Byte offset") @RequestParam long offset,
                                  @Parameter(description = "Bytes to discard") @RequestParam long length) {
         io.discard(name, offset, length);
-        return ResponseEntity.noContent().build();
     }
 }

@@ -16,11 +16,13 @@ import io.blockwork.service.disk.DiskType;
 import io.blockwork.service.disk.DiskUpdate;
 import io.blockwork.service.disk.DiskView;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
 import java.util.function.Function;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -30,6 +32,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -44,7 +47,8 @@ class DiskController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create a disk", description = "Returns 201 with the new disk and its Location.")
+    @Operation(summary = "Create a disk")
+    @ApiResponse(responseCode = "201", description = "Created; Location names the new disk")
     ResponseEntity<DiskBodies.Disk> create(@Valid @RequestBody CreateDisk body) {
         DiskView created = disks.create(toSpec(body));
         return ResponseEntity.created(URI.create("/api/v1/disks/" + created.spec().name())).body(toBody(created));
@@ -77,9 +81,9 @@ class DiskController {
 
     @DeleteMapping("/{name}")
     @Operation(summary = "Delete a disk and its data", description = "Refused with 409 device-busy while another object uses it.")
-    ResponseEntity<Void> delete(@PathVariable String name) {
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void delete(@PathVariable String name) {
         disks.delete(name);
-        return ResponseEntity.noContent().build();
     }
 
     @PostMapping("/{name}/power-cut")

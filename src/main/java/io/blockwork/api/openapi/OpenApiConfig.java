@@ -56,10 +56,16 @@ class OpenApiConfig {
                 .addSecurityItem(new SecurityRequirement().addList("basic"));
     }
 
+    /** Tags in reading order rather than discovery order. */
+    private static final List<String> TAG_ORDER = List.of("Disks", "Devices", "Device I/O", "System", "Problems");
+
     /** Every operation can fail with a problem body; say so once, for all of them. */
     @Bean
     OpenApiCustomizer problemResponses() {
         return api -> {
+            if (api.getTags() != null) {
+                api.getTags().sort(java.util.Comparator.comparingInt(t -> TAG_ORDER.indexOf(t.getName())));
+            }
             api.getComponents().addSchemas("Problem", new ObjectSchema()
                     .description("RFC 9457 problem details; GET the `type` URI for a description of the problem")
                     .addProperty("type", new StringSchema().format("uri-reference").example("/problems/not-found"))
