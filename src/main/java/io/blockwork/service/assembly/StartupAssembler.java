@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.springframework.context.SmartLifecycle;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,40 +21,27 @@ import org.springframework.stereotype.Component;
  * user can see and repair the damage through the API.
  */
 @Component
-public class StartupAssembler implements SmartLifecycle {
+public class StartupAssembler implements SmartInitializingSingleton {
 
     private static final System.Logger LOG = System.getLogger(StartupAssembler.class.getName());
 
     private final List<RestorableSource> sources;
     private final ManagementOperations management;
     private volatile AssemblyReport report = AssemblyReport.NOT_RUN;
-    private volatile boolean running;
 
     public StartupAssembler(List<RestorableSource> sources, ManagementOperations management) {
         this.sources = sources;
         this.management = management;
     }
 
-    /** Runs before the web server starts (which is at a phase near {@code Integer.MAX_VALUE}). */
+    /**
+     * Runs once, when every bean exists (the database is migrated) and before any lifecycle
+     * starts, so the web server takes no request until the engine is rebuilt. Not a
+     * {@code SmartLifecycle}: a stop and restart of the context must not assemble again.
+     */
     @Override
-    public int getPhase() {
-        return 0;
-    }
-
-    @Override
-    public void start() {
+    public void afterSingletonsInstantiated() {
         management.exclusively(() -> report = assemble(sources));
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 
     public AssemblyReport report() {

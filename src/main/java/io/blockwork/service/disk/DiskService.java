@@ -17,6 +17,7 @@ import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import jakarta.annotation.PreDestroy;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
@@ -90,7 +91,10 @@ public class DiskService {
         });
     }
 
-    /** Deletes a disk and its data; refused while anything holds it. */
+    /**
+     * Deletes a disk and its data; refused while anything holds it. The engine object is closed
+     * only after the commit; a request already running on it may then fail with an I/O error.
+     */
     public void delete(String name) {
         management.run(changes -> {
             DiskRecord record = record(name);
@@ -181,7 +185,9 @@ public class DiskService {
 
     private static DiskRecord toRecord(DiskSpec s) {
         DiskRecord r = new DiskRecord(s.name(), s.type().label(), s.sizeBytes(), s.logicalBlockSize(),
-                s.cache().label(), s.queueDepth(), s.flushMerging().label(), Instant.now());
+                s.cache().label(), s.queueDepth(), s.flushMerging().label(),
+                // the database keeps microseconds; truncate so the create answer matches later reads
+                Instant.now().truncatedTo(ChronoUnit.MICROS));
         LatencyModel l = s.latency();
         r.setLatencyNanos(l.readNanos(), l.writeNanos(), l.flushNanos(), l.jitterNanos());
         return r;
