@@ -8,6 +8,7 @@ import static io.blockwork.support.Requests.readData;
 import static io.blockwork.support.Requests.viewer;
 import static io.blockwork.support.Requests.writeData;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -18,6 +19,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import io.blockwork.support.AppTest;
 import java.util.Arrays;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -41,7 +43,7 @@ class BadInputTest {
 
     private String before;
 
-    @org.junit.jupiter.api.BeforeAll
+    @BeforeAll
     void createDiskWithKnownData() throws Exception {
         mvc.perform(memoryDisk(DISK, "1MiB")).andExpect(status().isCreated());
         mvc.perform(writeData(DISK, 0, PATTERN)).andExpect(status().isNoContent());
@@ -148,9 +150,7 @@ class BadInputTest {
 
     @Test
     void wrongPassword() throws Exception {
-        mvc.perform(get("/api/v1/devices").with(
-                        org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-                                .httpBasic("admin", "not-the-password")))
+        mvc.perform(get("/api/v1/devices").with(httpBasic("admin", "not-the-password")))
                 .andExpect(problem(401, "unauthenticated"));
         assertNothingChanged();
     }

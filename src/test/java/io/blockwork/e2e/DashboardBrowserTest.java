@@ -20,6 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ContextConfiguration;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -98,7 +99,7 @@ class DashboardBrowserTest {
     void aWrongPasswordShowsTheFormAgainWithAMessage() {
         browser.get(service.baseUrl() + "/");
         browser.manage().deleteAllCookies();
-        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("sessionStorage.clear(); location.reload();");
+        ((JavascriptExecutor) browser).executeScript("sessionStorage.clear(); location.reload();");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("password"))).sendKeys("wrong");
         browser.findElement(By.id("sign-in-button")).click();

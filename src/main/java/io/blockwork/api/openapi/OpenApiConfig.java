@@ -16,6 +16,8 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
+import java.math.BigDecimal;
+import java.util.Comparator;
 import java.util.List;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
@@ -36,7 +38,7 @@ class OpenApiConfig {
                 .replaceWithSchema(ByteSize.class, new Schema<>()
                         .description("Bytes as an integer, or a string with a binary unit: \"512MiB\", \"10GiB\" "
                                 + "(B, KiB, MiB, GiB, TiB; K, M, G, T mean the same)")
-                        .oneOf(List.of(new IntegerSchema().format("int64").minimum(java.math.BigDecimal.ONE),
+                        .oneOf(List.of(new IntegerSchema().format("int64").minimum(BigDecimal.ONE),
                                 new StringSchema().pattern("^\\s*\\d+(\\.\\d+)?\\s*([bB]|[kKmMgGtT]([iI][bB])?)?\\s*$").example("512MiB"))))
                 .replaceWithSchema(TimeSpan.class, new Schema<>()
                         .description("A duration: a string with ns, us, ms or s (\"80us\"), or an integer of nanoseconds")
@@ -64,7 +66,7 @@ class OpenApiConfig {
     OpenApiCustomizer problemResponses() {
         return api -> {
             if (api.getTags() != null) {
-                api.getTags().sort(java.util.Comparator.comparingInt(t -> TAG_ORDER.indexOf(t.getName())));
+                api.getTags().sort(Comparator.comparingInt(t -> TAG_ORDER.indexOf(t.getName())));
             }
             api.getComponents().addSchemas("Problem", new ObjectSchema()
                     .description("RFC 9457 problem details; GET the `type` URI for a description of the problem")

@@ -5,6 +5,7 @@ import io.blockwork.service.problem.ProblemException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.springframework.beans.TypeMismatchException;
@@ -15,6 +16,7 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.validation.FieldError;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
@@ -107,7 +109,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         if (problem.status() >= 500) {
             return "an unexpected error occurred; see the server log";
         }
-        if (e instanceof org.springframework.web.ErrorResponse r && r.getBody().getDetail() != null) {
+        if (e instanceof ErrorResponse r && r.getBody().getDetail() != null) {
             return r.getBody().getDetail();
         }
         return Objects.requireNonNullElse(e.getMessage(), problem.title());
@@ -115,8 +117,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static String typeName(TypeMismatchException t) {
         Class<?> type = t.getRequiredType();
-        return type == null ? "value" : type == long.class || type == Long.class || type == int.class ? "integer"
-                : type.getSimpleName().toLowerCase();
+        if (type == null) {
+            return "value";
+        }
+        return type == long.class || type == int.class || Number.class.isAssignableFrom(type)
+                ? "integer" : type.getSimpleName().toLowerCase(Locale.ROOT);
     }
 
     /** A body Jackson could not read: broken JSON, or JSON whose values do not fit (a bad size, an unknown field). */

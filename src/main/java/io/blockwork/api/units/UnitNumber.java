@@ -1,6 +1,7 @@
 package io.blockwork.api.units;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.Map;
@@ -57,7 +58,7 @@ final class UnitNumber {
         }
         long v;
         try {
-            v = n instanceof java.math.BigInteger b ? b.longValueExact() : n.longValue();
+            v = n instanceof BigInteger b ? b.longValueExact() : n.longValue();
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException(n + " is too large");
         }

@@ -1,5 +1,8 @@
 package io.blockwork.service.problem;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /**
  * Every kind of failure the API reports, in one place. Each constant is one problem type of
  * RFC 9457: its {@code type} URI is {@code /problems/<code>}, served with the description below.
@@ -74,12 +77,7 @@ public enum Problem {
         return "/problems/" + code;
     }
 
-    public static java.util.Optional<Problem> byCode(String code) {
-        for (Problem p : values()) {
-            if (p.code.equals(code)) {
-                return java.util.Optional.of(p);
-            }
-        }
-        return java.util.Optional.empty();
+    public static Optional<Problem> byCode(String code) {
+        return Arrays.stream(values()).filter(p -> p.code.equals(code)).findFirst();
     }
 }

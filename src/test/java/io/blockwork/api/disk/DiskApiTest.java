@@ -5,6 +5,7 @@ import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.createDisk;
 import static io.blockwork.support.Requests.memoryDisk;
 import static io.blockwork.support.Requests.writeData;
+import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.patch;
@@ -140,7 +141,7 @@ class DiskApiTest {
         mvc.perform(memoryDisk("da-nocut", "1MiB")).andExpect(status().isCreated());
         mvc.perform(post("/api/v1/disks/da-nocut/power-cut").with(admin()))
                 .andExpect(problem(409, "not-supported"))
-                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("writeback")));
+                .andExpect(jsonPath("$.detail").value(containsString("writeback")));
     }
 
     @Test

@@ -11,7 +11,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import io.blockwork.support.AppTest;
 import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
 import java.lang.management.MemoryMXBean;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.web.servlet.MockMvc;
@@ -32,7 +34,7 @@ class MemoryDiskFootprintTest {
     @Test
     void oneTebibyteDiskGrowsByTheDataWrittenOnly() throws Exception {
         byte[] chunk = new byte[(int) (16 * MIB)];
-        java.util.Arrays.fill(chunk, (byte) 0x5a);
+        Arrays.fill(chunk, (byte) 0x5a);
         warmUp(chunk);
         long before = usedHeapAfterGc();
         mvc.perform(memoryDisk("fp-huge", "1TiB")).andExpect(status().isCreated());
@@ -43,7 +45,7 @@ class MemoryDiskFootprintTest {
         }
         long after = usedHeapAfterGc();
         // the request buffer is alive at both measurements, so it is not counted either way
-        java.lang.ref.Reference.reachabilityFence(chunk);
+        Reference.reachabilityFence(chunk);
 
         mvc.perform(get("/api/v1/disks/fp-huge").with(admin()))
                 .andExpect(jsonPath("$.sizeBytes").value(1L << 40))

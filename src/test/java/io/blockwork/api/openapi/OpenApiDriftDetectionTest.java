@@ -2,6 +2,8 @@ package io.blockwork.api.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,8 +16,8 @@ class OpenApiDriftDetectionTest {
     private static String read() {
         try {
             return Files.readString(Path.of(OpenApiDocument.FILE));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
