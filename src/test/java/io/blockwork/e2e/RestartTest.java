@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.support.TempDataDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +50,7 @@ class RestartTest {
     }
 
     @Test
-    void aDiskWhoseImageIsGoneIsReportedAndKeepsItsName() throws Exception {
+    void disksThatCannotBeAssembledAreReportedAndKeepTheirNames() throws Exception {
         Path dataDir = TempDataDir.newDataDir();
         try (RunningService running = RunningService.start(dataDir)) {
             ServiceClient first = running.client();
@@ -56,12 +58,19 @@ class RestartTest {
                     .statusCode()).isEqualTo(201);
         }
         Files.delete(dataDir.resolve("disks/lost.img"));
+        try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dataDir.resolve("blockwork"), "sa", "")) {
+            db.createStatement().executeUpdate("INSERT INTO disks (name, type, size_bytes, logical_block_size,"
+                    + " cache_mode, read_latency_nanos, write_latency_nanos, flush_latency_nanos, jitter_nanos,"
+                    + " queue_depth, flush_strategy, created_at) VALUES ('odd', 'memory', 1048576, 512,"
+                    + " 'sometimes', 0, 0, 0, 0, 0, 'merged', CURRENT_TIMESTAMP)");
+        }
 
         try (RunningService running = RunningService.start(dataDir)) {
             ServiceClient second = running.client();
             String disk = second.get("/api/v1/disks/lost").body();
             assertThat(disk).contains("\"actual\":\"failed\"", "lost.img is missing");
             assertThat(second.get("/api/v1/system/assembly").body()).contains("\"actual\":\"failed\"");
+            assertThat(second.get("/api/v1/devices/odd").body()).contains("\"actual\":\"failed\"", "sometimes");
             assertThat(second.postJson("/api/v1/disks", "{\"name\":\"lost\",\"type\":\"memory\",\"size\":\"1MiB\"}")
                     .body()).contains("name-taken");
             assertThat(second.getBytes("/api/v1/devices/lost/data?offset=0&length=512").statusCode()).isEqualTo(409);

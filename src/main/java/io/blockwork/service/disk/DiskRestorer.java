@@ -1,6 +1,7 @@
 package io.blockwork.service.disk;
 
 import io.blockwork.engine.disk.Disk;
+import io.blockwork.persistence.disk.DiskRecord;
 import io.blockwork.persistence.disk.DiskRepository;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
@@ -30,15 +31,17 @@ class DiskRestorer implements RestorableSource {
 
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream().map(DiskService::toSpec).map(this::restorable).toList();
+        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
     }
 
-    private Restorable restorable(DiskSpec spec) {
-        return new Restorable(new Ref(DeviceKind.DISK.label(), spec.name()), Set.of(),
+    /** The record is checked when assembled, so one unreadable row fails that disk, not the start-up. */
+    private Restorable restorable(DiskRecord record) {
+        String name = record.getName();
+        return new Restorable(new Ref(DeviceKind.DISK.label(), name), Set.of(),
                 () -> {
-                    Disk disk = engines.reopen(spec);
-                    registry.register(spec.name(), DeviceKind.DISK, disk);
+                    Disk disk = engines.reopen(DiskService.toSpec(record));
+                    registry.register(name, DeviceKind.DISK, disk);
                 },
-                state -> registry.reserve(spec.name(), DeviceKind.DISK, state));
+                state -> registry.reserve(name, DeviceKind.DISK, state));
     }
 }
