@@ -7,7 +7,6 @@ WORKDIR /src
 COPY pom.xml .
 COPY src src
 COPY frontend frontend
-COPY openapi openapi
 # Tests run in CI (they need a browser); the image only packages.
 RUN --mount=type=cache,target=/root/.m2 mvn -B -ntp -DskipTests package \
     && cp target/blockwork-*.jar /blockwork.jar
