@@ -1,0 +1,134 @@
+package io.blockwork.api.disk;
+
+import io.blockwork.api.disk.DiskBodies.CreateDisk;
+import io.blockwork.api.disk.DiskBodies.Faults;
+import io.blockwork.api.disk.DiskBodies.Latency;
+import io.blockwork.api.disk.DiskBodies.DiskStats;
+import io.blockwork.api.disk.DiskBodies.Strategies;
+import io.blockwork.api.disk.DiskBodies.UpdateDisk;
+import io.blockwork.api.units.TimeSpan;
+import io.blockwork.engine.block.FlushMerging;
+import io.blockwork.engine.disk.CacheMode;
+import io.blockwork.engine.disk.LatencyModel;
+import io.blockwork.service.disk.DiskService;
+import io.blockwork.service.disk.DiskSpec;
+import io.blockwork.service.disk.DiskType;
+import io.blockwork.service.disk.DiskUpdate;
+import io.blockwork.service.disk.DiskView;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import java.net.URI;
+import java.util.List;
+import java.util.function.Function;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/disks")
+@Tag(name = "Disks", description = "Backing disks: sparse memory, sparse file and null devices")
+class DiskController {
+
+    private final DiskService disks;
+
+    DiskController(DiskService disks) {
+        this.disks = disks;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create a disk")
+    @ApiResponse(responseCode = "201", description = "Created; Location names the new disk")
+    ResponseEntity<DiskBodies.Disk> create(@Valid @RequestBody CreateDisk body) {
+        DiskView created = disks.create(toSpec(body));
+        return ResponseEntity.created(URI.create("/api/v1/disks/" + created.spec().name())).body(toBody(created));
+    }
+
+    @GetMapping
+    @Operation(summary = "List disks", description = "Every configured disk, active or not, by name.")
+    List<DiskBodies.Disk> list() {
+        return disks.list().stream().map(DiskController::toBody).toList();
+    }
+
+    @GetMapping("/{name}")
+    @Operation(summary = "Show a disk")
+    DiskBodies.Disk get(@PathVariable String name) {
+        return toBody(disks.get(name));
+    }
+
+    @PatchMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Change a running disk",
+            description = "Latency and queue depth are stored; faults are error injection and last until the next restart.")
+    DiskBodies.Disk update(@PathVariable String name, @Valid @RequestBody UpdateDisk body) {
+        Latency l = body.latency();
+        Faults f = body.faults();
+        DiskUpdate update = new DiskUpdate(
+                nanos(l, Latency::read), nanos(l, Latency::write), nanos(l, Latency::flush), nanos(l, Latency::jitter),
+                body.queueDepth(),
+                f == null ? null : f.failReads(), f == null ? null : f.failWrites(), f == null ? null : f.failFlushes());
+        return toBody(disks.update(name, update));
+    }
+
+    @DeleteMapping("/{name}")
+    @Operation(summary = "Delete a disk and its data", description = "Refused with 409 device-busy while another object uses it.")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void delete(@PathVariable String name) {
+        disks.delete(name);
+    }
+
+    @PostMapping("/{name}/power-cut")
+    @Operation(summary = "Cut the power of a writeback memory disk",
+            description = "Drops every write that was not made durable by a flush or FUA. Other disks answer 409 not-supported.")
+    DiskBodies.Disk powerCut(@PathVariable String name) {
+        return toBody(disks.powerCut(name));
+    }
+
+    /* ---- mapping ---- */
+
+    private static DiskSpec toSpec(CreateDisk b) {
+        Latency l = b.latency();
+        LatencyModel latency = l == null ? LatencyModel.NONE : new LatencyModel(
+                orZero(nanos(l, Latency::read)), orZero(nanos(l, Latency::write)),
+                orZero(nanos(l, Latency::flush)), orZero(nanos(l, Latency::jitter)));
+        return new DiskSpec(b.name(), DiskType.fromLabel(b.type()).orElse(null), b.size().bytes(),
+                b.logicalBlockSize() == null ? 512 : b.logicalBlockSize(),
+                b.cache() == null ? null : CacheMode.fromLabel(b.cache()),
+                latency,
+                b.queueDepth() == null ? 0 : b.queueDepth(),
+                b.strategies() == null || b.strategies().flush() == null ? null
+                        : FlushMerging.fromLabel(b.strategies().flush()));
+    }
+
+    private static Long nanos(Latency l, Function<Latency, TimeSpan> member) {
+        TimeSpan t = l == null ? null : member.apply(l);
+        return t == null ? null : t.nanos();
+    }
+
+    private static long orZero(Long v) {
+        return v == null ? 0 : v;
+    }
+
+    static DiskBodies.Disk toBody(DiskView v) {
+        DiskSpec s = v.spec();
+        LatencyModel l = s.latency();
+        return new DiskBodies.Disk(s.name(), s.type().label(), s.sizeBytes(), s.logicalBlockSize(), s.cache().label(),
+                new Latency(new TimeSpan(l.readNanos()), new TimeSpan(l.writeNanos()), new TimeSpan(l.flushNanos()),
+                        new TimeSpan(l.jitterNanos())),
+                s.queueDepth(), new Strategies(s.flushMerging().label()), s.type().keepsData(),
+                v.allocatedBytes(),
+                v.stats() == null ? null : DiskStats.of(v.stats().io(), v.stats().mediaFlushes(), v.stats().merges()),
+                v.faults() == null ? null
+                        : new Faults(v.faults().failReads(), v.faults().failWrites(), v.faults().failFlushes()),
+                v.state(), v.createdAt());
+    }
+}

@@ -1,0 +1,183 @@
+package io.blockwork.api.problem;
+
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+
+/**
+ * The one place failures become responses: {@link ProblemException}s from the services, Spring
+ * MVC's own exceptions (through {@link ResponseEntityExceptionHandler}), authentication and
+ * access failures (handed over by the security handlers), and anything unexpected. Every one is
+ * an {@code application/problem+json} body built by {@link ProblemBodies}.
+ */
+@RestControllerAdvice
+class ProblemAdvice extends ResponseEntityExceptionHandler {
+
+    private static final System.Logger LOG = System.getLogger(ProblemAdvice.class.getName());
+
+    @ExceptionHandler(ProblemException.class)
+    ResponseEntity<Object> problem(ProblemException e, HttpServletRequest request) {
+        if (e.problem().status() >= 500) {
+            LOG.log(System.Logger.Level.ERROR, e.getMessage(), e);
+        }
+        return ProblemBodies.response(e.problem(), e.detail(), e.field(), e.properties(), null, request);
+    }
+
+    @ExceptionHandler(AuthenticationException.class)
+    ResponseEntity<Object> unauthenticated(AuthenticationException e, HttpServletRequest request) {
+        HttpHeaders headers = new HttpHeaders();
+        // Scripts get the Basic challenge; the dashboard's fetch calls (X-Requested-With) do not,
+        // so the browser shows the dashboard's sign-in form instead of its own pop-up.
+        if (request.getHeader("X-Requested-With") == null) {
+            headers.set(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"blockwork\"");
+        }
+        String detail = request.getHeader(HttpHeaders.AUTHORIZATION) == null
+                ? "this request needs HTTP Basic credentials" : "the credentials were not accepted";
+        return ProblemBodies.response(Problem.UNAUTHENTICATED, detail, null, Map.of(), headers, request);
+    }
+
+    @ExceptionHandler(AccessDeniedException.class)
+    ResponseEntity<Object> forbidden(AccessDeniedException e, HttpServletRequest request) {
+        String user = request.getUserPrincipal() == null ? "this user" : "user " + request.getUserPrincipal().getName();
+        return ProblemBodies.response(Problem.FORBIDDEN, user + " may not " + request.getMethod() + " "
+                + request.getRequestURI(), null, Map.of(), null, request);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception e, HttpServletRequest request) {
+        LOG.log(System.Logger.Level.ERROR, "unexpected failure of " + request.getMethod() + " " + request.getRequestURI(), e);
+        return ProblemBodies.response(Problem.INTERNAL_ERROR, "an unexpected error occurred; see the server log",
+                null, Map.of(), null, request);
+    }
+
+    /** Spring MVC's exceptions, after {@link ResponseEntityExceptionHandler} chose their status and headers. */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception e, Object body, HttpHeaders headers,
+                                                             HttpStatusCode status, WebRequest webRequest) {
+        HttpServletRequest request = ((ServletWebRequest) webRequest).getRequest();
+        return switch (e) {
+            case MethodArgumentNotValidException m -> invalid(fieldErrors(m), headers, request);
+            case HandlerMethodValidationException h -> invalid(parameterErrors(h), headers, request);
+            case MissingServletRequestParameterException m -> ProblemBodies.response(Problem.VALIDATION_FAILED,
+                    "query parameter '" + m.getParameterName() + "' is required", m.getParameterName(), Map.of(),
+                    headers, request);
+            case TypeMismatchException t -> ProblemBodies.response(Problem.VALIDATION_FAILED,
+                    "'" + t.getValue() + "' is not a valid " + typeName(t) + " for '" + t.getPropertyName() + "'",
+                    t.getPropertyName(), Map.of(), headers, request);
+            case HttpMessageNotReadableException n -> unreadable(n, headers, request);
+            case HttpMediaTypeNotSupportedException u -> ProblemBodies.response(Problem.UNSUPPORTED_MEDIA_TYPE,
+                    "Content-Type " + u.getContentType() + " is not accepted here; use "
+                            + u.getSupportedMediaTypes(), null, Map.of(), headers, request);
+            default -> {
+                Problem problem = ProblemBodies.forStatus(status.value());
+                if (problem.status() >= 500) {
+                    LOG.log(System.Logger.Level.ERROR, "request failed", e);
+                }
+                yield ProblemBodies.response(problem, detailOf(e, problem), null, Map.of(), headers, request);
+            }
+        };
+    }
+
+    private static String detailOf(Exception e, Problem problem) {
+        if (problem.status() >= 500) {
+            return "an unexpected error occurred; see the server log";
+        }
+        if (e instanceof ErrorResponse r && r.getBody().getDetail() != null) {
+            return r.getBody().getDetail();
+        }
+        return Objects.requireNonNullElse(e.getMessage(), problem.title());
+    }
+
+    private static String typeName(TypeMismatchException t) {
+        Class<?> type = t.getRequiredType();
+        if (type == null) {
+            return "value";
+        }
+        return type == long.class || type == int.class || Number.class.isAssignableFrom(type)
+                ? "integer" : type.getSimpleName().toLowerCase(Locale.ROOT);
+    }
+
+    /** A body Jackson could not read: broken JSON, or JSON whose values do not fit (a bad size, an unknown field). */
+    private ResponseEntity<Object> unreadable(HttpMessageNotReadableException n, HttpHeaders headers,
+                                              HttpServletRequest request) {
+        if (n.getCause() instanceof DatabindException d && !d.getPath().isEmpty()
+                && (d instanceof MismatchedInputException || d.getCause() instanceof IllegalArgumentException)) {
+            String field = jsonPath(d);
+            String detail = switch (d) {
+                case UnrecognizedPropertyException u -> "unknown field '" + u.getPropertyName() + "'";
+                default -> field + ": " + (d.getCause() instanceof IllegalArgumentException iae
+                        ? iae.getMessage() : "wrong type of value");
+            };
+            return ProblemBodies.response(Problem.VALIDATION_FAILED, detail, field, Map.of(), headers, request);
+        }
+        String detail = n.getCause() instanceof JacksonException j ? "the body is not valid JSON: " + j.getOriginalMessage()
+                : "the request body is missing or unreadable";
+        return ProblemBodies.response(Problem.MALFORMED_JSON, detail, null, Map.of(), headers, request);
+    }
+
+    private static String jsonPath(DatabindException d) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference r : d.getPath()) {
+            if (r.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(r.getPropertyName());
+            } else if (r.getIndex() >= 0) {
+                path.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private ResponseEntity<Object> invalid(List<FieldProblem> errors, HttpHeaders headers, HttpServletRequest request) {
+        String detail = errors.stream().map(f -> f.field() + " " + f.detail()).reduce((a, b) -> a + "; " + b)
+                .orElse("invalid request");
+        String field = errors.size() == 1 ? errors.getFirst().field() : null;
+        return ProblemBodies.response(Problem.VALIDATION_FAILED, detail, field, Map.of("errors", errors), headers,
+                request);
+    }
+
+    private static List<FieldProblem> fieldErrors(MethodArgumentNotValidException m) {
+        List<FieldProblem> errors = new ArrayList<>();
+        for (FieldError f : m.getBindingResult().getFieldErrors()) {
+            errors.add(new FieldProblem(f.getField(), f.getDefaultMessage()));
+        }
+        m.getBindingResult().getGlobalErrors().forEach(g -> errors.add(new FieldProblem("", g.getDefaultMessage())));
+        return errors;
+    }
+
+    private static List<FieldProblem> parameterErrors(HandlerMethodValidationException h) {
+        List<FieldProblem> errors = new ArrayList<>();
+        h.getParameterValidationResults().forEach(r -> r.getResolvableErrors().forEach(err ->
+                errors.add(new FieldProblem(r.getMethodParameter().getParameterName(), err.getDefaultMessage()))));
+        return errors;
+    }
+
+    /** One entry of a validation problem's {@code errors}. */
+    record FieldProblem(String field, String detail) {}
+}

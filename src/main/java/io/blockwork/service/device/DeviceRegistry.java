@@ -1,0 +1,158 @@
+package io.blockwork.service.device;
+
+import io.blockwork.engine.block.AbstractBlockDevice;
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one name space of block devices, across every kind, and who uses each device.
+ *
+ * <p>Every configured device has an entry: live ones with their engine object, and ones that
+ * could not be assembled with none, so their name stays taken until they are deleted. Features
+ * register what they create and claim what they use ({@link #claim}); a device with holders
+ * cannot be unregistered.
+ *
+ * <p>Locking: changes are made under {@link #lock}, which makes check-then-act steps (is the name
+ * free? has it holders?) atomic. Entries are immutable and published through a concurrent map, so
+ * lookups — one per I/O request — take no lock.
+ */
+@Component
+public class DeviceRegistry {
+
+    private final ConcurrentHashMap<String, RegisteredDevice> entries = new ConcurrentHashMap<>();
+    private final Object lock = new Object();
+
+    /** Adds a live device; its engine object must already carry {@code name}. */
+    public void register(String name, DeviceKind kind, BlockDevice device) {
+        if (!name.equals(device.name())) {
+            throw new IllegalArgumentException("device " + device.name() + " registered as " + name);
+        }
+        add(new RegisteredDevice(name, kind, device, ObjectState.RUNNING, Set.of()));
+    }
+
+    /** Keeps {@code name} taken by a configured device that has no live engine object. */
+    public void reserve(String name, DeviceKind kind, ObjectState state) {
+        add(new RegisteredDevice(name, kind, null, state, Set.of()));
+    }
+
+    private void add(RegisteredDevice entry) {
+        DeviceNames.require(entry.name(), "name");
+        synchronized (lock) {
+            RegisteredDevice existing = entries.get(entry.name());
+            if (existing != null) {
+                throw nameTaken(entry.name(), existing);
+            }
+            entries.put(entry.name(), entry);
+        }
+    }
+
+    /** Puts back an entry, holders and all, that {@link #unregister} took out: the undo of a removal. */
+    public void reinstate(RegisteredDevice entry) {
+        add(entry);
+    }
+
+    /** Throws name-taken if {@code name} is in use; for checks before an engine object is built. */
+    public void requireFree(String name) {
+        RegisteredDevice existing = entries.get(name);
+        if (existing != null) {
+            throw nameTaken(name, existing);
+        }
+    }
+
+    private static ProblemException nameTaken(String name, RegisteredDevice existing) {
+        return new ProblemException(Problem.NAME_TAKEN,
+                "the name '" + name + "' is taken: there is a " + existing.kind().label() + " of that name")
+                .atField("name").with("takenBy", existing.kind().label());
+    }
+
+    /** Removes a device; refused with device-busy while anything holds it. */
+    public RegisteredDevice unregister(String name) {
+        synchronized (lock) {
+            RegisteredDevice entry = require(name);
+            if (!entry.holders().isEmpty()) {
+                List<String> holders = entry.holders().stream().map(Holder::toString).sorted().toList();
+                throw new ProblemException(Problem.DEVICE_BUSY,
+                        entry.kind().label() + " " + name + " is in use by " + String.join(", ", holders))
+                        .with("holders", holders);
+            }
+            entries.remove(name);
+            return entry;
+        }
+    }
+
+    /** Moves a device to a new name, holders and all; renames its engine object too. */
+    public void rename(String from, String to) {
+        DeviceNames.require(to, "name");
+        synchronized (lock) {
+            RegisteredDevice entry = require(from);
+            if (from.equals(to)) {
+                return;
+            }
+            RegisteredDevice existing = entries.get(to);
+            if (existing != null) {
+                throw nameTaken(to, existing);
+            }
+            if (entry.device() instanceof AbstractBlockDevice d) {
+                d.rename(to);
+            }
+            entries.put(to, entry.renamed(to));
+            entries.remove(from);
+        }
+    }
+
+    /** Records that {@code holder} uses device {@code name}. Claiming twice is harmless. */
+    public void claim(String name, Holder holder) {
+        synchronized (lock) {
+            RegisteredDevice entry = require(name);
+            Set<Holder> more = new HashSet<>(entry.holders());
+            more.add(holder);
+            entries.put(name, entry.withHolders(more));
+        }
+    }
+
+    /** Drops a claim; releasing one that is not there is harmless. */
+    public void release(String name, Holder holder) {
+        synchronized (lock) {
+            RegisteredDevice entry = entries.get(name);
+            if (entry == null) {
+                return;
+            }
+            Set<Holder> fewer = new HashSet<>(entry.holders());
+            fewer.remove(holder);
+            entries.put(name, entry.withHolders(fewer));
+        }
+    }
+
+    public Optional<RegisteredDevice> find(String name) {
+        return Optional.ofNullable(name == null ? null : entries.get(name));
+    }
+
+    /** The entry for {@code name}, or not-found. */
+    public RegisteredDevice require(String name) {
+        return find(name).orElseThrow(() -> ProblemException.notFound("block device", name));
+    }
+
+    /** The live engine object of {@code name}: not-found if there is none, conflict if it is not assembled. */
+    public BlockDevice device(String name) {
+        RegisteredDevice entry = require(name);
+        if (!entry.live()) {
+            throw new ProblemException(Problem.CONFLICT, entry.kind().label() + " " + name
+                    + " is not active: " + entry.state().reason());
+        }
+        return entry.device();
+    }
+
+    /** Every entry, by name. */
+    public List<RegisteredDevice> list() {
+        return entries.values().stream().sorted(Comparator.comparing(RegisteredDevice::name)).toList();
+    }
+}

@@ -1,0 +1,78 @@
+package io.blockwork.service.disk;
+
+import io.blockwork.BlockworkProperties;
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.springframework.stereotype.Component;
+
+/** Builds the engine's {@link Disk} objects from specs, and owns where file disks keep their images. */
+@Component
+class DiskEngines {
+
+    private final Path diskDir;
+
+    DiskEngines(BlockworkProperties properties) {
+        this.diskDir = properties.diskDir();
+    }
+
+    Path imagePath(String name) {
+        return diskDir.resolve(name + ".img");
+    }
+
+    /** A brand-new disk; a file disk gets a new sparse image, which must not exist yet. */
+    Disk create(DiskSpec spec) {
+        return switch (spec.type()) {
+            case MEMORY -> Disk.memory(spec.name(), spec.sizeBytes(), spec.engineConfig());
+            case NULL -> Disk.nullDisk(spec.name(), spec.sizeBytes(), spec.engineConfig());
+            case FILE -> createFile(spec);
+        };
+    }
+
+    private Disk createFile(DiskSpec spec) {
+        Path path = imagePath(spec.name());
+        try {
+            return Disk.createFile(spec.name(), path, spec.sizeBytes(), spec.engineConfig());
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof FileAlreadyExistsException) {
+                throw new ProblemException(Problem.CONFLICT, "the image file " + path
+                        + " already exists; move it away or choose another name").atField("name");
+            }
+            throw new ProblemException(Problem.IO_ERROR, "cannot create " + path + ": " + e.getCause())
+                    .causedBy(e);
+        }
+    }
+
+    /** The disk as it comes back after a restart: file disks reopen their image, others start empty. */
+    Disk reopen(DiskSpec spec) {
+        if (spec.type() != DiskType.FILE) {
+            return create(spec);
+        }
+        Path path = imagePath(spec.name());
+        if (!Files.exists(path)) {
+            throw new IllegalStateException("its image file " + path + " is missing");
+        }
+        return Disk.openFile(spec.name(), path, spec.sizeBytes(), spec.engineConfig());
+    }
+
+    /** Releases a disk for good: closes it and deletes a file disk's image. */
+    void destroy(Disk disk, DiskType type) {
+        disk.close();
+        if (type == DiskType.FILE) {
+            deleteImage(disk.name());
+        }
+    }
+
+    void deleteImage(String name) {
+        try {
+            Files.deleteIfExists(imagePath(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + imagePath(name), e);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.blockwork.service.disk;
+
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.persistence.disk.DiskRecord;
+import io.blockwork.persistence.disk.DiskRepository;
+import io.blockwork.service.assembly.Ref;
+import io.blockwork.service.assembly.Restorable;
+import io.blockwork.service.assembly.RestorableSource;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import java.util.List;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+
+/**
+ * Disks at start-up: file disks reopen their images, memory and null disks come back empty.
+ * Disks depend on nothing, so they are assembled first.
+ */
+@Component
+class DiskRestorer implements RestorableSource {
+
+    private final DiskRepository repository;
+    private final DeviceRegistry registry;
+    private final DiskEngines engines;
+
+    DiskRestorer(DiskRepository repository, DeviceRegistry registry, DiskEngines engines) {
+        this.repository = repository;
+        this.registry = registry;
+        this.engines = engines;
+    }
+
+    @Override
+    public List<Restorable> restorables() {
+        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+    }
+
+    /** The record is checked when assembled, so one unreadable row fails that disk, not the start-up. */
+    private Restorable restorable(DiskRecord record) {
+        String name = record.getName();
+        return new Restorable(new Ref(DeviceKind.DISK.label(), name), Set.of(),
+                () -> {
+                    Disk disk = engines.reopen(DiskService.toSpec(record));
+                    registry.register(name, DeviceKind.DISK, disk);
+                },
+                state -> registry.reserve(name, DeviceKind.DISK, state));
+    }
+}

@@ -1,0 +1,195 @@
+package io.blockwork.service.disk;
+
+import io.blockwork.engine.block.FlushMerging;
+import io.blockwork.engine.disk.CacheMode;
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.disk.DiskFaults;
+import io.blockwork.engine.disk.LatencyModel;
+import io.blockwork.persistence.disk.DiskRecord;
+import io.blockwork.persistence.disk.DiskRepository;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.consistency.EngineChanges;
+import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import jakarta.annotation.PreDestroy;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+
+/**
+ * Backing disks: create, inspect, change, delete, power-cut. Every change goes through
+ * {@link ManagementOperations}, so the {@code disks} table and the live {@link Disk} objects in the
+ * {@link DeviceRegistry} change together or not at all.
+ */
+@Service
+public class DiskService {
+
+    private final DiskRepository repository;
+    private final DeviceRegistry registry;
+    private final ManagementOperations management;
+    private final DiskEngines engines;
+
+    public DiskService(DiskRepository repository, DeviceRegistry registry, ManagementOperations management,
+                       DiskEngines engines) {
+        this.repository = repository;
+        this.registry = registry;
+        this.management = management;
+        this.engines = engines;
+    }
+
+    public DiskView create(DiskSpec spec) {
+        return management.apply(changes -> {
+            registry.requireFree(spec.name());
+            Disk disk = engines.create(spec);
+            changes.undoOnRollback(() -> engines.destroy(disk, spec.type()));
+            registry.register(spec.name(), DeviceKind.DISK, disk);
+            changes.undoOnRollback(() -> registry.unregister(spec.name()));
+            DiskRecord record = save(toRecord(spec));
+            return view(record);
+        });
+    }
+
+    public List<DiskView> list() {
+        return repository.findAllByOrderByNameAsc().stream().map(this::view).toList();
+    }
+
+    public DiskView get(String name) {
+        return view(record(name));
+    }
+
+    /** Applies a partial change to a running disk; latency and queue depth are persisted. */
+    public DiskView update(String name, DiskUpdate update) {
+        return management.apply(changes -> {
+            DiskRecord record = record(name);
+            Disk disk = liveDisk(name);
+            LatencyModel oldLatency = disk.latency();
+            int oldDepth = disk.queueDepth();
+            DiskFaults oldFaults = disk.faults();
+            LatencyModel latency = update.latencyFrom(oldLatency);
+            int depth = update.queueDepth() != null ? update.queueDepth() : oldDepth;
+            if (depth < 0) {
+                throw ProblemException.invalid("queueDepth", "queue depth must be 0 (no limit) or positive");
+            }
+            disk.latency(latency);
+            disk.queueDepth(depth);
+            disk.faults(update.faultsFrom(oldFaults));
+            changes.undoOnRollback(() -> {
+                disk.latency(oldLatency);
+                disk.queueDepth(oldDepth);
+                disk.faults(oldFaults);
+            });
+            record.setLatencyNanos(latency.readNanos(), latency.writeNanos(), latency.flushNanos(),
+                    latency.jitterNanos());
+            record.setQueueDepth(depth);
+            return view(save(record));
+        });
+    }
+
+    /**
+     * Deletes a disk and its data; refused while anything holds it. The engine object is closed
+     * only after the commit; a request already running on it may then fail with an I/O error.
+     */
+    public void delete(String name) {
+        management.run(changes -> {
+            DiskRecord record = record(name);
+            DiskType type = typeOf(record);
+            RegisteredDevice entry = registry.unregister(name);
+            changes.undoOnRollback(() -> registry.reinstate(entry));
+            repository.delete(record);
+            repository.flush();
+            changes.afterCommit(() -> {
+                if (entry.device() instanceof Disk disk) {
+                    engines.destroy(disk, type);
+                } else if (type == DiskType.FILE) {
+                    engines.deleteImage(name);
+                }
+            });
+        });
+    }
+
+    /** Drops every write a writeback memory disk has not made durable, as pulling its plug would. */
+    public DiskView powerCut(String name) {
+        DiskRecord record = record(name);
+        Disk disk = liveDisk(name);
+        if (disk.cache() != CacheMode.WRITEBACK || typeOf(record) != DiskType.MEMORY) {
+            throw new ProblemException(Problem.NOT_SUPPORTED, "disk " + name + " is a " + record.getType()
+                    + " disk with a " + record.getCacheMode() + " cache: a power cut is modelled only on"
+                    + " memory disks with \"cache\": \"writeback\"");
+        }
+        disk.powerCut();
+        return view(record);
+    }
+
+    /** Closes every live disk when the service stops, so file images are released. */
+    @PreDestroy
+    void closeAll() {
+        for (RegisteredDevice entry : registry.list()) {
+            if (entry.kind() == DeviceKind.DISK && entry.device() instanceof Disk disk) {
+                disk.close();
+            }
+        }
+    }
+
+    /* ---- helpers ---- */
+
+    private DiskRecord save(DiskRecord record) {
+        try {
+            return repository.saveAndFlush(record);
+        } catch (DataIntegrityViolationException e) {
+            throw new ProblemException(Problem.CONFLICT, "the database refused disk " + record.getName()
+                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
+        }
+    }
+
+    private DiskRecord record(String name) {
+        return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("disk", name));
+    }
+
+    private Disk liveDisk(String name) {
+        if (registry.device(name) instanceof Disk disk) {
+            return disk;
+        }
+        throw ProblemException.notFound("disk", name);
+    }
+
+    private DiskView view(DiskRecord record) {
+        DiskSpec spec = toSpec(record);
+        RegisteredDevice entry = registry.find(record.getName()).orElse(null);
+        if (entry == null || !(entry.device() instanceof Disk disk)) {
+            ObjectState state = entry != null ? entry.state() : ObjectState.failed("not registered");
+            return new DiskView(spec, record.getCreatedAt(), state, null, null, null);
+        }
+        DiskView.Stats stats = new DiskView.Stats(disk.counters(), disk.mediaFlushes(), disk.merges());
+        return new DiskView(spec, record.getCreatedAt(), entry.state(), disk.allocatedBytes(), stats,
+                disk.faults());
+    }
+
+    static DiskSpec toSpec(DiskRecord r) {
+        return new DiskSpec(r.getName(), typeOf(r), r.getSizeBytes(), r.getLogicalBlockSize(),
+                CacheMode.fromLabel(r.getCacheMode()),
+                new LatencyModel(r.getReadLatencyNanos(), r.getWriteLatencyNanos(), r.getFlushLatencyNanos(),
+                        r.getJitterNanos()),
+                r.getQueueDepth(), FlushMerging.fromLabel(r.getFlushStrategy()));
+    }
+
+    private static DiskType typeOf(DiskRecord r) {
+        return DiskType.fromLabel(r.getType())
+                .orElseThrow(() -> new IllegalStateException("unknown disk type in database: " + r.getType()));
+    }
+
+    private static DiskRecord toRecord(DiskSpec s) {
+        DiskRecord r = new DiskRecord(s.name(), s.type().label(), s.sizeBytes(), s.logicalBlockSize(),
+                s.cache().label(), s.queueDepth(), s.flushMerging().label(),
+                // the database keeps microseconds; truncate so the create answer matches later reads
+                Instant.now().truncatedTo(ChronoUnit.MICROS));
+        LatencyModel l = s.latency();
+        r.setLatencyNanos(l.readNanos(), l.writeNanos(), l.flushNanos(), l.jitterNanos());
+        return r;
+    }
+}

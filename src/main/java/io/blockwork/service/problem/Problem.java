@@ -1,0 +1,83 @@
+package io.blockwork.service.problem;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Every kind of failure the API reports, in one place. Each constant is one problem type of
+ * RFC 9457: its {@code type} URI is {@code /problems/<code>}, served with the description below.
+ * A new feature adds its problems here, one line each; codes are stable once published.
+ */
+public enum Problem {
+    VALIDATION_FAILED("validation-failed", 400, "Invalid request",
+            "A parameter or field is missing or has a value the operation does not accept; `field` or `errors` say which."),
+    MALFORMED_JSON("malformed-json", 400, "Malformed JSON",
+            "The request body is not valid JSON, or is missing."),
+    MISALIGNED("misaligned", 400, "Misaligned I/O",
+            "An offset or length is not a multiple of the device's logical block size."),
+    OUT_OF_RANGE("out-of-range", 400, "Outside the device",
+            "The byte range does not lie inside the device."),
+    UNAUTHENTICATED("unauthenticated", 401, "Authentication required",
+            "Send HTTP Basic credentials of a Blockwork user."),
+    FORBIDDEN("forbidden", 403, "Not allowed",
+            "The signed-in user's role does not allow this request (viewers may only read configuration and statistics)."),
+    NOT_FOUND("not-found", 404, "Not found",
+            "No object of that name, or no such path."),
+    METHOD_NOT_ALLOWED("method-not-allowed", 405, "Method not allowed",
+            "The path exists but does not take this HTTP method; the Allow header lists the ones it takes."),
+    NOT_ACCEPTABLE("not-acceptable", 406, "Not acceptable",
+            "The response cannot be produced in a media type the Accept header allows."),
+    NAME_TAKEN("name-taken", 409, "Name taken",
+            "Another object already uses this name; block device names are unique across every kind of device."),
+    DEVICE_BUSY("device-busy", 409, "Device busy",
+            "Other objects use this device (see `holders`); remove them first."),
+    NOT_SUPPORTED("not-supported", 409, "Not supported here",
+            "The object exists but its kind or configuration does not support this operation."),
+    CONFLICT("conflict", 409, "Conflict",
+            "The request conflicts with the current state of the object."),
+    PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large",
+            "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
+            "The request body's Content-Type is not one this operation reads."),
+    IO_ERROR("io-error", 500, "I/O error",
+            "The device failed the request, like EIO from a real disk (a failing medium or injected fault)."),
+    INTERNAL_ERROR("internal-error", 500, "Internal error",
+            "Something unexpected failed inside Blockwork; the server log has details.");
+
+    private final String code;
+    private final int status;
+    private final String title;
+    private final String description;
+
+    Problem(String code, int status, String title, String description) {
+        this.code = code;
+        this.status = status;
+        this.title = title;
+        this.description = description;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The problem's {@code type}: a URI relative to the service, resolvable with GET. */
+    public String type() {
+        return "/problems/" + code;
+    }
+
+    public static Optional<Problem> byCode(String code) {
+        return Arrays.stream(values()).filter(p -> p.code.equals(code)).findFirst();
+    }
+}

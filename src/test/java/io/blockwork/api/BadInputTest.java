@@ -1,0 +1,240 @@
+package io.blockwork.api;
+
+import static io.blockwork.support.Problems.problem;
+import static io.blockwork.support.Requests.admin;
+import static io.blockwork.support.Requests.createDisk;
+import static io.blockwork.support.Requests.memoryDisk;
+import static io.blockwork.support.Requests.readData;
+import static io.blockwork.support.Requests.viewer;
+import static io.blockwork.support.Requests.writeData;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.blockwork.support.AppTest;
+import java.util.Arrays;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+
+/**
+ * Acceptance 5 of the walking skeleton: each kind of bad input gets its status and problem code,
+ * and leaves every disk and device exactly as it was (compared as the API shows them).
+ */
+@AppTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadInputTest {
+
+    private static final String DISK = "bi-disk";
+    private static final byte[] PATTERN = pattern();
+
+    @Autowired
+    MockMvc mvc;
+
+    private String before;
+
+    @BeforeAll
+    void createDiskWithKnownData() throws Exception {
+        mvc.perform(memoryDisk(DISK, "1MiB")).andExpect(status().isCreated());
+        mvc.perform(writeData(DISK, 0, PATTERN)).andExpect(status().isNoContent());
+    }
+
+    @BeforeEach
+    void rememberState() throws Exception {
+        before = everything();
+    }
+
+    /** Every disk and device as the API shows them, counters included. */
+    private String everything() throws Exception {
+        return mvc.perform(get("/api/v1/disks").with(admin())).andReturn().getResponse().getContentAsString()
+                + mvc.perform(get("/api/v1/devices").with(admin())).andReturn().getResponse().getContentAsString();
+    }
+
+    private void assertNothingChanged() throws Exception {
+        assertThat(everything()).isEqualTo(before);
+    }
+
+    @Test
+    void unalignedOffset() throws Exception {
+        mvc.perform(writeData(DISK, 100, new byte[512]))
+                .andExpect(problem(400, "misaligned")).andExpect(jsonPath("$.field").value("offset"));
+        mvc.perform(readData(DISK, 100, 512)).andExpect(problem(400, "misaligned"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unalignedLength() throws Exception {
+        mvc.perform(writeData(DISK, 0, new byte[700]))
+                .andExpect(problem(400, "misaligned")).andExpect(jsonPath("$.field").value("length"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void outOfRangeOffset() throws Exception {
+        mvc.perform(writeData(DISK, 1 << 20, new byte[512]))
+                .andExpect(problem(400, "out-of-range")).andExpect(jsonPath("$.sizeBytes").value(1 << 20));
+        mvc.perform(readData(DISK, (1 << 20) - 512, 1024)).andExpect(problem(400, "out-of-range"));
+        mvc.perform(post("/api/v1/devices/{n}/discard", DISK).with(admin()).param("offset", "2097152")
+                .param("length", "512")).andExpect(problem(400, "out-of-range"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownDevice() throws Exception {
+        mvc.perform(readData("bi-nothing", 0, 512)).andExpect(problem(404, "not-found"));
+        mvc.perform(writeData("bi-nothing", 0, new byte[512])).andExpect(problem(404, "not-found"));
+        mvc.perform(post("/api/v1/devices/bi-nothing/flush").with(admin())).andExpect(problem(404, "not-found"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void badName() throws Exception {
+        mvc.perform(memoryDisk("Bad Name!", "1MiB"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("name"));
+        mvc.perform(memoryDisk("-starts-with-dash", "1MiB")).andExpect(problem(400, "validation-failed"));
+        mvc.perform(memoryDisk("a".repeat(65), "1MiB")).andExpect(problem(400, "validation-failed"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void duplicateName() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"" + DISK + "\",\"type\":\"file\",\"size\":\"2MiB\"}"))
+                .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.field").value("name"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void malformedJson() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"bi-broken\",")).andExpect(problem(400, "malformed-json"));
+        mvc.perform(createDisk("")).andExpect(problem(400, "malformed-json"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void badSize() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"bi-size\",\"type\":\"memory\",\"size\":\"1.3KiB\"}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+        mvc.perform(createDisk("{\"name\":\"bi-size\",\"type\":\"memory\",\"size\":1000}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+        mvc.perform(createDisk("{\"name\":\"bi-size\",\"type\":\"memory\",\"size\":\"5PB\"}"))
+                .andExpect(problem(400, "validation-failed"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownField() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"bi-field\",\"type\":\"memory\",\"sise\":\"1MiB\"}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("sise"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void missingCredentials() throws Exception {
+        mvc.perform(post("/api/v1/disks").contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\":\"bi-anon\",\"type\":\"memory\",\"size\":\"1MiB\"}"))
+                .andExpect(problem(401, "unauthenticated"))
+                .andExpect(header().string("WWW-Authenticate", "Basic realm=\"blockwork\""));
+        mvc.perform(get("/api/v1/devices")).andExpect(problem(401, "unauthenticated"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void wrongPassword() throws Exception {
+        mvc.perform(get("/api/v1/devices").with(httpBasic("admin", "not-the-password")))
+                .andExpect(problem(401, "unauthenticated"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void viewerWriting() throws Exception {
+        mvc.perform(put("/api/v1/devices/{n}/data", DISK).with(viewer()).param("offset", "0")
+                        .contentType(MediaType.APPLICATION_OCTET_STREAM).content(new byte[512]))
+                .andExpect(problem(403, "forbidden"));
+        mvc.perform(post("/api/v1/devices/{n}/flush", DISK).with(viewer())).andExpect(problem(403, "forbidden"));
+        mvc.perform(delete("/api/v1/disks/{n}", DISK).with(viewer())).andExpect(problem(403, "forbidden"));
+        mvc.perform(post("/api/v1/disks").with(viewer()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\":\"bi-viewer\",\"type\":\"memory\",\"size\":\"1MiB\"}"))
+                .andExpect(problem(403, "forbidden"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void viewerReadingData() throws Exception {
+        mvc.perform(get("/api/v1/devices/{n}/data", DISK).with(viewer()).param("offset", "0").param("length", "512"))
+                .andExpect(problem(403, "forbidden"));
+        mvc.perform(get("/api/v1/devices/{n}", DISK).with(viewer())).andExpect(status().isOk());
+        assertNothingChanged();
+    }
+
+    @Test
+    void tooLargeTransfer() throws Exception {
+        mvc.perform(readData(DISK, 0, (16 << 20) + 512))
+                .andExpect(problem(413, "payload-too-large")).andExpect(jsonPath("$.limitBytes").value(16 << 20));
+        mvc.perform(writeData(DISK, 0, new byte[(16 << 20) + 512])).andExpect(problem(413, "payload-too-large"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void wrongMediaType() throws Exception {
+        mvc.perform(post("/api/v1/disks").with(admin()).contentType(MediaType.TEXT_PLAIN).content("name=x"))
+                .andExpect(problem(415, "unsupported-media-type"));
+        mvc.perform(put("/api/v1/devices/{n}/data", DISK).with(admin()).param("offset", "0")
+                        .contentType(MediaType.APPLICATION_JSON).content("[]"))
+                .andExpect(problem(415, "unsupported-media-type"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void wrongMethod() throws Exception {
+        mvc.perform(delete("/api/v1/disks").with(admin()))
+                .andExpect(problem(405, "method-not-allowed")).andExpect(header().exists("Allow"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownPath() throws Exception {
+        mvc.perform(get("/api/v1/nothing-here").with(admin())).andExpect(problem(404, "not-found"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void missingOrMistypedParameter() throws Exception {
+        mvc.perform(get("/api/v1/devices/{n}/data", DISK).with(admin()).param("offset", "0"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("length"));
+        mvc.perform(get("/api/v1/devices/{n}/data", DISK).with(admin()).param("offset", "zero").param("length", "512"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("offset"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void problemsAreRenderedWhateverTheClientAccepts() throws Exception {
+        mvc.perform(readData(DISK, 100, 512).accept(MediaType.APPLICATION_OCTET_STREAM))
+                .andExpect(problem(400, "misaligned"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void dataIsStillThePatternWrittenFirst() throws Exception {
+        byte[] back = mvc.perform(readData(DISK, 0, PATTERN.length)).andExpect(status().isOk())
+                .andReturn().getResponse().getContentAsByteArray();
+        assertThat(Arrays.equals(back, PATTERN)).isTrue();
+    }
+
+    private static byte[] pattern() {
+        byte[] b = new byte[4096];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) (i * 31 + 7);
+        }
+        return b;
+    }
+}

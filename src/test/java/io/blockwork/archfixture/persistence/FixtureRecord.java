@@ -1,0 +1,4 @@
+package io.blockwork.archfixture.persistence;
+
+public class FixtureRecord {
+}

@@ -1,0 +1,4 @@
+package io.blockwork.archfixture.service;
+
+public class FixtureService {
+}

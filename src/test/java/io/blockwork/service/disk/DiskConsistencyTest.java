@@ -1,0 +1,82 @@
+package io.blockwork.service.disk;
+
+import static io.blockwork.support.Problems.problem;
+import static io.blockwork.support.Requests.createDisk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.blockwork.BlockworkProperties;
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.disk.DiskConfig;
+import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.support.AppTest;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.web.servlet.MockMvc;
+
+/** "A management operation either changes both the database and the live engine, or neither." */
+@AppTest
+class DiskConsistencyTest {
+
+    @Autowired
+    MockMvc mvc;
+    @Autowired
+    DeviceRegistry registry;
+    @Autowired
+    ManagementOperations management;
+    @Autowired
+    JdbcTemplate jdbc;
+    @Autowired
+    BlockworkProperties properties;
+
+    /**
+     * A row the registry does not know about (as if written behind the service's back) makes the
+     * save fail after the engine object was built and registered: both must be undone.
+     */
+    @Test
+    void aFailingSaveLeavesNoDeviceAndNoImageBehind() throws Exception {
+        jdbc.update("INSERT INTO disks (name, type, size_bytes, logical_block_size, cache_mode, read_latency_nanos,"
+                + " write_latency_nanos, flush_latency_nanos, jitter_nanos, queue_depth, flush_strategy, created_at)"
+                + " VALUES ('cs-ghost', 'memory', 1048576, 512, 'writethrough', 0, 0, 0, 0, 0, 'merged', CURRENT_TIMESTAMP)");
+        try {
+            mvc.perform(createDisk("{\"name\":\"cs-ghost\",\"type\":\"file\",\"size\":\"1MiB\"}"))
+                    .andExpect(problem(409, "conflict"));
+            assertThat(registry.find("cs-ghost")).isEmpty();
+            assertThat(Files.exists(properties.diskDir().resolve("cs-ghost.img"))).isFalse();
+        } finally {
+            jdbc.update("DELETE FROM disks WHERE name = 'cs-ghost'");
+        }
+    }
+
+    @Test
+    void aRollbackUndoesEngineChangesNewestFirst() {
+        Disk disk = Disk.memory("cs-rollback", 1 << 20, DiskConfig.DEFAULT);
+        StringBuilder order = new StringBuilder();
+        assertThatThrownBy(() -> management.run(changes -> {
+            registry.register("cs-rollback", DeviceKind.DISK, disk);
+            changes.undoOnRollback(() -> order.append("first "));
+            changes.undoOnRollback(() -> {
+                order.append("second ");
+                registry.unregister("cs-rollback");
+            });
+            changes.afterCommit(() -> order.append("committed "));
+            throw new IllegalStateException("the database said no");
+        })).hasMessage("the database said no");
+        assertThat(order.toString()).isEqualTo("second first ");
+        assertThat(registry.find("cs-rollback")).isEmpty();
+    }
+
+    @Test
+    void aCommitRunsTheAfterCommitStepsOnly() {
+        StringBuilder order = new StringBuilder();
+        management.run(changes -> {
+            changes.undoOnRollback(() -> order.append("undone "));
+            changes.afterCommit(() -> order.append("committed "));
+        });
+        assertThat(order.toString()).isEqualTo("committed ");
+    }
+}
