@@ -191,7 +191,8 @@ public final class MappedDevice extends AbstractBlockDevice {
             parent.retain();
             inflight.enter();
             Target target = e.target();
-            Bio clone = parent.derive(op, offset - e.startBytes(), len, dataOffset, flags, new Done(parent, target));
+            Bio clone = parent.derive(op, offset - e.startBytes(), len, dataOffset, flags,
+                    new CloneDone(parent, target, e.startBytes(), dataOffset));
             if (apply(clone, target.map(clone))) {
                 requeue(parent, new Range(parent, op, offset, len, dataOffset, flags));
             }
@@ -216,7 +217,10 @@ public final class MappedDevice extends AbstractBlockDevice {
         return false;
     }
 
-    /** A pushed-back clone is dropped; {@code parent}'s reference moves to {@code h}, or fails. */
+    /**
+     * A pushed-back clone is dropped and stops counting as in flight; {@code parent}'s reference
+     * moves to {@code h}, held for resume during a noflush suspend, or fails.
+     */
     private void requeue(Bio parent, Held h) {
         inflight.exit();
         if (noflushSuspending) {
@@ -228,21 +232,36 @@ public final class MappedDevice extends AbstractBlockDevice {
         }
     }
 
-    /** Ends a clone: the target's end-io, then one reference on the original, then the count. */
-    private final class Done implements BioCallback {
+    /**
+     * Ends a clone: the target's end-io, then one reference on the original, then the count. Knows
+     * where the clone came from, so that an end-io asking for a push-back can hold its range.
+     */
+    private final class CloneDone implements BioCallback {
         private final Bio parent;
         private final Target target;
+        private final long targetStart;
+        private final long dataOffset;
 
-        Done(Bio parent, Target target) {
+        CloneDone(Bio parent, Target target, long targetStart, long dataOffset) {
             this.parent = parent;
             this.target = target;
+            this.targetStart = targetStart;
+            this.dataOffset = dataOffset;
         }
 
         @Override
         public void done(Bio clone) {
             IoStatus s = clone.status();
             if (target != null) {
-                s = target.endIo(clone, s);
+                switch (target.endIo(clone, s)) {
+                    case EndIo.Done d -> s = d.status();
+                    case EndIo.Requeue q -> {
+                        requeue(parent, clone.op() == BioOp.FLUSH ? new WholeBio(parent)
+                                : new Range(parent, clone.op(), targetStart + clone.offset(), clone.length(),
+                                        dataOffset, clone.flags()));
+                        return;
+                    }
+                }
             }
             parent.endio(s);
             inflight.exit();
@@ -254,7 +273,7 @@ public final class MappedDevice extends AbstractBlockDevice {
         public void toDevice(BlockDevice device, Bio flush) {
             flush.retain();
             inflight.enter();
-            device.submit(flush.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, new Done(flush, null)));
+            device.submit(flush.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, new CloneDone(flush, null, 0, 0)));
         }
 
         @Override
@@ -262,7 +281,7 @@ public final class MappedDevice extends AbstractBlockDevice {
             flush.retain();
             inflight.enter();
             Target t = target.target();
-            Bio clone = flush.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, new Done(flush, t));
+            Bio clone = flush.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, new CloneDone(flush, t, 0, 0));
             if (apply(clone, t.mapFlush(clone, index))) {
                 requeue(flush, new WholeBio(flush));
             }

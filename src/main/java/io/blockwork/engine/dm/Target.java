@@ -48,10 +48,11 @@ public interface Target {
 
     /**
      * Sees a mapped bio's outcome before the submitter does and may change it (the kernel's
-     * {@code end_io}): count errors, corrupt data read back, translate a status.
+     * {@code end_io}): count errors, corrupt data read back, translate a status, or push the bio
+     * back ({@link EndIo#REQUEUE}).
      */
-    default IoStatus endIo(Bio bio, IoStatus status) {
-        return status;
+    default EndIo endIo(Bio bio, IoStatus status) {
+        return EndIo.done(status);
     }
 
     /**
