@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -389,10 +388,5 @@ public final class Table {
         for (Entry e : entries) {
             e.target.close();
         }
-    }
-
-    /** Every device the table names, for busy and cycle checks. */
-    Set<BlockDevice> deviceSet() {
-        return new LinkedHashSet<>(devices);
     }
 }
