@@ -122,12 +122,7 @@ public final class MappedDevice extends AbstractBlockDevice {
         control.lock();
         try {
             checkPresent();
-            Table t = Table.build(table, lookup, config, this, owner);
-            Table old = inactive;
-            inactive = t;
-            if (old != null) {
-                old.close();
-            }
+            replaceInactive(Table.build(table, lookup, config, this, owner));
         } finally {
             control.unlock();
         }
@@ -138,13 +133,18 @@ public final class MappedDevice extends AbstractBlockDevice {
         control.lock();
         try {
             checkPresent();
-            Table old = inactive;
-            inactive = null;
-            if (old != null) {
-                old.close();
-            }
+            replaceInactive(null);
         } finally {
             control.unlock();
+        }
+    }
+
+    /** Caller holds {@link #control}. */
+    private void replaceInactive(Table next) {
+        Table old = inactive;
+        inactive = next;
+        if (old != null) {
+            old.close();
         }
     }
 
@@ -290,13 +290,8 @@ public final class MappedDevice extends AbstractBlockDevice {
             if (config.registry().find("error") == null) {
                 throw new DmException("the target registry has no 'error' target");
             }
-            Table errors = Table.build(new TableSpec(List.of(new TableSpec.Line(1, 0, sectors, "error", List.of()))),
-                    name -> null, config, this, owner);
-            Table old = inactive;
-            inactive = errors;
-            if (old != null) {
-                old.close();
-            }
+            replaceInactive(Table.build(new TableSpec(List.of(new TableSpec.Line(1, 0, sectors, "error", List.of()))),
+                    name -> null, config, this, owner));
             replay = resumeLocked(true);
         } catch (TableException e) {
             throw new DmException("cannot swap in the error table: " + e.getMessage(), e);
