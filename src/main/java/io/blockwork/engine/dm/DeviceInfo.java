@@ -23,14 +23,14 @@ public record DeviceInfo(String name, String uuid, State state, int openCount, l
         String tables = liveTable && inactiveTable ? "LIVE & INACTIVE"
                 : liveTable ? "LIVE" : inactiveTable ? "INACTIVE" : "None";
         StringBuilder s = new StringBuilder()
-                .append(String.format("%-19s%s%n", "Name:", name))
-                .append(String.format("%-19s%s%n", "State:", state))
-                .append(String.format("%-19s%s%n", "Tables present:", tables))
-                .append(String.format("%-19s%d%n", "Open count:", openCount))
-                .append(String.format("%-19s%d%n", "Event number:", eventNumber))
-                .append(String.format("%-19s%d%n", "Number of targets:", targetCount));
+                .append(String.format("%-19s%s\n", "Name:", name))
+                .append(String.format("%-19s%s\n", "State:", state))
+                .append(String.format("%-19s%s\n", "Tables present:", tables))
+                .append(String.format("%-19s%d\n", "Open count:", openCount))
+                .append(String.format("%-19s%d\n", "Event number:", eventNumber))
+                .append(String.format("%-19s%d\n", "Number of targets:", targetCount));
         if (!uuid.isEmpty()) {
-            s.append("UUID: ").append(uuid).append(System.lineSeparator());
+            s.append("UUID: ").append(uuid).append('\n');
         }
         return s.toString();
     }

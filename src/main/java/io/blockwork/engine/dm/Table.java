@@ -384,7 +384,8 @@ public final class Table {
         }
     }
 
-    void close() {
+    /** Closes every target (the kernel's {@code dtr}); for a table built on its own and no longer needed. */
+    public void close() {
         for (Entry e : entries) {
             e.target.close();
         }

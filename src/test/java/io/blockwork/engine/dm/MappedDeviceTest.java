@@ -38,7 +38,7 @@ class MappedDeviceTest {
                 Event number:      0
                 Number of targets: 2
                 UUID: uuid-1
-                """.replace("\n", System.lineSeparator()));
+                """);
         assertThat(d.limits().boundaryBytes()).as("two 1024-sector targets: the core splits at 512 KiB").isEqualTo(1024 * 512L);
     }
 
