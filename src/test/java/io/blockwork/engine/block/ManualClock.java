@@ -26,6 +26,11 @@ public final class ManualClock implements DeadlineScheduler {
         due.forEach(t -> t.task.run());
     }
 
+    /** The current time, for code that reads a clock ({@code LongSupplier}) rather than scheduling. */
+    public synchronized long nanos() {
+        return now;
+    }
+
     public synchronized int pending() {
         return tasks.size();
     }

@@ -1,0 +1,284 @@
+package io.blockwork.engine.dm;
+
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BioCallback;
+import io.blockwork.engine.block.BioFlags;
+import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.IoStatus;
+import java.util.List;
+
+/**
+ * The I/O path of one mapped device: bios through the {@link IoGate}, cut into target pieces,
+ * mapped, and their completions counted back.
+ *
+ * <p>Mapping. A bio is cut at target edges and at each target's chunk
+ * ({@link Target#maxIoSectors}), counted from the target's start, as dm's {@code max_io_len}
+ * does; when one device-wide boundary expresses all of those, the table advertises it and the
+ * block core has split already, so the check costs a comparison. Each piece becomes a clone with
+ * target-relative offsets (the kernel's {@code dm_target_io}) holding one reference on the
+ * original; its completion passes the target's {@code endIo}, ends that reference, and leaves
+ * the gate's count, so suspend waits for I/O inside targets and below them.
+ *
+ * <p>Flush. An empty flush fans out through the device's {@link EmptyFlush} strategy. A data bio
+ * with PREFLUSH sends an empty flush first and, once it completed, its data without PREFLUSH
+ * through the gate again (so data never slips past a suspend that began meanwhile); FUA rides
+ * on every piece.
+ *
+ * <p>Push-back. A piece a target pushes back ({@link MapResult.Requeue}, {@link EndIo#REQUEUE})
+ * stops counting as in flight and, during a noflush suspend, is parked in the gate to be mapped
+ * again after resume (through the table live then); otherwise it fails, as in dm.
+ */
+final class DmIo {
+
+    /** I/O waiting for resume; each holds one reference on its bio. */
+    sealed interface Held {}
+
+    /** A bio as submitted to the device. */
+    record WholeBio(Bio bio) implements Held {}
+
+    /** Part of a bio, past flush handling: {@code [offset, offset+length)} of the device. */
+    record Range(Bio parent, BioOp op, long offset, long length, long dataOffset, BioFlags flags) implements Held {}
+
+    private final EmptyFlush emptyFlush;
+    private final IoGate<Held> gate = new IoGate<>();
+    private final FlushPaths flushPaths = new FlushPaths();
+    /** Written by the owning device under its control lock, while the gate is blocked and drained. */
+    private volatile Table live;
+    private volatile boolean noflushSuspending;
+
+    DmIo(EmptyFlush emptyFlush) {
+        this.emptyFlush = emptyFlush;
+    }
+
+    /* ---- Submission ---- */
+
+    void submit(Bio bio) {
+        if (!gate.tryEnter()) {
+            hold(new WholeBio(bio));
+            return;
+        }
+        try {
+            route(live, bio);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /** Sends held I/O through the gate again: mapped by the live table, or held again. */
+    void resubmit(Held h) {
+        if (!gate.tryEnter()) {
+            hold(h);
+            return;
+        }
+        try {
+            Table t = live;
+            switch (h) {
+                case WholeBio w -> route(t, w.bio());
+                case Range r -> {
+                    if (t == null) {
+                        r.parent().endio(IoStatus.IO_ERROR);
+                    } else {
+                        mapRange(t, r.parent(), r.op(), r.offset(), r.length(), r.dataOffset(), r.flags());
+                        r.parent().endio();
+                    }
+                }
+            }
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private void hold(Held h) {
+        switch (gate.hold(h)) {
+            case HELD -> { }
+            case OPEN -> resubmit(h); // resumed since tryEnter
+            case CLOSED -> fail(h);
+        }
+    }
+
+    private void route(Table t, Bio bio) {
+        if (t == null) {
+            bio.endio(IoStatus.IO_ERROR);
+        } else if (bio.op() == BioOp.FLUSH) {
+            emptyFlush.issue(t, bio, flushPaths);
+            bio.endio();
+        } else if (bio.preflush()) {
+            flushThenData(t, bio);
+        } else {
+            mapRange(t, bio, bio.op(), bio.offset(), bio.length(), 0, bio.flags());
+            bio.endio();
+        }
+    }
+
+    private void flushThenData(Table t, Bio bio) {
+        Bio flush = bio.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, f -> {
+            if (f.status().ok()) {
+                resubmit(new Range(bio, bio.op(), bio.offset(), bio.length(), 0, bio.flags().withPreflush(false)));
+            } else {
+                bio.endio(f.status());
+            }
+        });
+        emptyFlush.issue(t, flush, flushPaths);
+        flush.endio();
+    }
+
+    /**
+     * Maps {@code [offset, offset+length)} of {@code parent} (its data from {@code dataOffset})
+     * through {@code t}, one clone per piece, each holding a reference on {@code parent}; the
+     * caller keeps its own. The caller holds a gate ticket.
+     */
+    private void mapRange(Table t, Bio parent, BioOp op, long offset, long length, long dataOffset, BioFlags flags) {
+        long end = offset + length;
+        while (offset < end) {
+            Table.Entry e = t.find(offset);
+            if (e == null) {
+                // Held across a swap to a smaller table: no target maps it (dm: EIO).
+                parent.retain();
+                parent.endio(IoStatus.IO_ERROR);
+                return;
+            }
+            long len = Math.min(end, e.pieceEnd(offset)) - offset;
+            Target target = e.target();
+            parent.retain();
+            gate.enter();
+            Bio clone = parent.derive(op, offset - e.startBytes(), len, dataOffset, flags,
+                    new CloneDone(parent, target, e.startBytes(), dataOffset));
+            if (apply(clone, target.map(clone))) {
+                pushBack(parent, new Range(parent, op, offset, len, dataOffset, flags));
+            }
+            offset += len;
+            dataOffset += len;
+        }
+    }
+
+    /** Carries out a target's map decision; true if the target asked for a push-back. */
+    private static boolean apply(Bio clone, MapResult result) {
+        switch (result) {
+            case MapResult.Remapped r -> {
+                r.device().submit(clone.remap(r.offset()));
+                clone.endio();
+            }
+            case MapResult.Submitted s -> { }
+            case MapResult.Completed c -> clone.endio(c.status());
+            case MapResult.Requeue q -> {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A pushed-back clone is dropped and leaves the count; {@code parent}'s reference moves to {@code h}, or fails. */
+    private void pushBack(Bio parent, Held h) {
+        gate.exit();
+        if (noflushSuspending) {
+            gate.park(h);
+        } else {
+            parent.endio(IoStatus.IO_ERROR);
+        }
+    }
+
+    static void fail(Held h) {
+        switch (h) {
+            case WholeBio w -> w.bio().endio(IoStatus.IO_ERROR);
+            case Range r -> r.parent().endio(IoStatus.IO_ERROR);
+        }
+    }
+
+    /** Ends a clone: the target's end-io, one reference on the original, the count. */
+    private final class CloneDone implements BioCallback {
+        private final Bio parent;
+        private final Target target;
+        private final long targetStart;
+        private final long dataOffset;
+
+        CloneDone(Bio parent, Target target, long targetStart, long dataOffset) {
+            this.parent = parent;
+            this.target = target;
+            this.targetStart = targetStart;
+            this.dataOffset = dataOffset;
+        }
+
+        @Override
+        public void done(Bio clone) {
+            IoStatus s = clone.status();
+            if (target != null) {
+                switch (target.endIo(clone, s)) {
+                    case EndIo.Done d -> s = d.status();
+                    case EndIo.Requeue q -> {
+                        pushBack(parent, clone.op() == BioOp.FLUSH ? new WholeBio(parent)
+                                : new Range(parent, clone.op(), targetStart + clone.offset(), clone.length(),
+                                        dataOffset, clone.flags()));
+                        return;
+                    }
+                }
+            }
+            parent.endio(s);
+            gate.exit();
+        }
+    }
+
+    private final class FlushPaths implements EmptyFlush.Paths {
+        @Override
+        public void toDevice(BlockDevice device, Bio flush) {
+            flush.retain();
+            gate.enter();
+            device.submit(flush.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, new CloneDone(flush, null, 0, 0)));
+        }
+
+        @Override
+        public void throughTarget(Table.Entry target, int index, Bio flush) {
+            flush.retain();
+            gate.enter();
+            Target t = target.target();
+            Bio clone = flush.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, new CloneDone(flush, t, 0, 0));
+            if (apply(clone, t.mapFlush(clone, index))) {
+                pushBack(flush, new WholeBio(flush));
+            }
+        }
+    }
+
+    /* ---- For the owning device's lifecycle ---- */
+
+    Table live() {
+        return live;
+    }
+
+    void live(Table t) {
+        live = t;
+    }
+
+    boolean noflushSuspending() {
+        return noflushSuspending;
+    }
+
+    void noflushSuspending(boolean on) {
+        noflushSuspending = on;
+    }
+
+    void block() {
+        gate.block();
+    }
+
+    boolean awaitDrained(long timeoutNanos) throws InterruptedException {
+        return gate.awaitDrained(timeoutNanos);
+    }
+
+    /** Opens the gate; the caller replays the result with {@link #replay} once it dropped its locks. */
+    List<Held> unblock() {
+        return gate.unblock();
+    }
+
+    void replay(List<Held> held) {
+        held.forEach(this::resubmit);
+    }
+
+    /** Closes the gate for good; the caller fails the result with {@link #fail}. */
+    List<Held> close() {
+        return gate.close();
+    }
+
+    long inFlight() {
+        return gate.inFlight();
+    }
+}

@@ -1,0 +1,55 @@
+package io.blockwork.engine.dm;
+
+import io.blockwork.engine.block.DeadlineScheduler;
+import java.util.function.LongSupplier;
+
+/**
+ * What a target's constructor learns about its place (the kernel's {@code struct dm_target}
+ * fields a {@code ctr} reads) and the services it may use: the engine's timer for delayed work,
+ * a clock (injected, so tests drive time by hand), and its mapped device's event counter and
+ * suspend state.
+ */
+public final class TargetContext {
+
+    private final long beginSector;
+    private final long lengthSectors;
+    private final DmConfig config;
+    private final TableOwner owner;
+
+    TargetContext(long beginSector, long lengthSectors, DmConfig config, TableOwner owner) {
+        this.beginSector = beginSector;
+        this.lengthSectors = lengthSectors;
+        this.config = config;
+        this.owner = owner;
+    }
+
+    /** First sector of the target in the mapped device ({@code ti->begin}). */
+    public long beginSector() {
+        return beginSector;
+    }
+
+    /** Sectors the target covers ({@code ti->len}). */
+    public long lengthSectors() {
+        return lengthSectors;
+    }
+
+    /** Runs delayed work without a thread per waiting bio. */
+    public DeadlineScheduler timer() {
+        return config.timer();
+    }
+
+    /** Monotonic nanoseconds, like {@link System#nanoTime()}. */
+    public LongSupplier clock() {
+        return config.clock();
+    }
+
+    /** Bumps the mapped device's event counter ({@code dm_table_event}); callable from any thread. */
+    public void triggerEvent() {
+        owner.event();
+    }
+
+    /** True while the mapped device is being suspended with {@code noflush} ({@code dm_noflush_suspending}). */
+    public boolean noflushSuspending() {
+        return owner.noflushSuspending();
+    }
+}
