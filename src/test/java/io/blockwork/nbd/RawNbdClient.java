@@ -318,6 +318,15 @@ public final class RawNbdClient implements AutoCloseable {
         }
     }
 
+    /** One byte off the wire, for tests that check padding. */
+    public int readRawByte() {
+        try {
+            return in.readUnsignedByte();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public void shutdownOutput() {
         try {
             socket.shutdownOutput();
