@@ -11,7 +11,6 @@ import io.blockwork.nbd.protocol.NbdWire;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.lang.foreign.MemorySegment;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -63,6 +62,8 @@ final class Connection {
     private volatile Thread reader;
     private volatile boolean closed;
     private ReplyWriter writer;
+    /** Reader-confined: replies to requests the device completed inline, sent before the reader waits. */
+    private final ReplyWriter.Batch inline = new ReplyWriter.Batch();
     private BlockDevice device;
     private ByteBuffer in;
 
@@ -113,6 +114,7 @@ final class Connection {
                 close();
                 server.forget(this);
             } else {
+                sendInline();
                 dropReference();
             }
         }
@@ -158,15 +160,15 @@ final class Connection {
         boolean data = command == NbdCommand.READ || command == NbdCommand.WRITE;
         int charge = NbdLimits.REQUEST_OVERHEAD_BYTES + (data ? BufferPool.capacityFor(length) : 0);
         acquire(charge);
-        ByteBuffer buffer = data ? pool.take(length) : null;
-        Pending p = new Pending(this, handle, command, offset, charge, buffer);
+        BufferPool.Payload payload = data ? pool.take(length) : null;
+        Pending p = new Pending(this, handle, command, offset, charge, payload);
         if (command == NbdCommand.WRITE) {
-            readPayload(buffer);
+            readPayload(payload.buffer());
         }
         boolean fua = (flags & NbdWire.CMD_FLAG_FUA) != 0;
         Bio bio = switch (command) {
-            case READ -> Bio.read(offset, MemorySegment.ofBuffer(buffer), p);
-            case WRITE -> Bio.write(offset, MemorySegment.ofBuffer(buffer), fua ? BioFlags.FUA : BioFlags.NONE, p);
+            case READ -> Bio.read(offset, payload.segment(), p);
+            case WRITE -> Bio.write(offset, payload.segment(), fua ? BioFlags.FUA : BioFlags.NONE, p);
             case FLUSH -> Bio.flush(p);
             case TRIM -> Bio.of(BioOp.DISCARD, offset, length, BioFlags.NONE, null, p);
             // NO_HOLE or not, zeroing is WRITE_ZEROES: the device decides how to provision it.
@@ -177,6 +179,9 @@ final class Connection {
         p.flushAfter = fua && (command == NbdCommand.TRIM || command == NbdCommand.WRITE_ZEROES);
         outstanding.incrementAndGet();
         device.submit(bio);
+        if (inline.isFull()) {
+            sendInline();
+        }
     }
 
     private record Refusal(NbdError error, String message) {}
@@ -224,7 +229,14 @@ final class Connection {
 
     private void acquire(int bytes) throws InterruptedException {
         if (!budget.tryAcquire(bytes)) {
+            sendInline(); // those replies hold budget too
             budget.acquire(bytes);
+        }
+    }
+
+    private void sendInline() {
+        if (!inline.isEmpty()) {
+            writer.send(inline);
         }
     }
 
@@ -233,6 +245,7 @@ final class Connection {
         if (in.remaining() >= need) {
             return true;
         }
+        sendInline(); // about to wait for the client: answer what is done first
         in.compact();
         try {
             while (in.position() < need) {
@@ -250,8 +263,10 @@ final class Connection {
         int staged = Math.min(in.remaining(), into.limit());
         into.put(0, in, in.position(), staged).position(staged);
         in.position(in.position() + staged);
-        Handshake.readFully(channel, into);
-        into.flip();
+        if (into.hasRemaining()) {
+            sendInline();
+            Handshake.readFully(channel, into);
+        }
     }
 
     /** Reads and drops the payload of a refused WRITE. */
@@ -273,9 +288,16 @@ final class Connection {
 
     /* ---- Completion and the writer ---- */
 
-    /** A request is finished (bio completed or refused): hand it to the writer. Any thread. */
+    /**
+     * A request is finished (bio completed or refused). On the reader (an inline completion) the
+     * reply joins the reader's own batch; from any other thread it goes to the writer thread.
+     */
     void replyReady(Pending p) {
-        writer.enqueue(p);
+        if (Thread.currentThread() == reader && !inline.isFull()) {
+            inline.replies.add(p); // a callback must not block: the reader sends these from its loop
+        } else {
+            writer.enqueue(p);
+        }
         dropReference();
     }
 

@@ -96,6 +96,9 @@ public final class NbdServer implements AutoCloseable {
                 long id = ids.incrementAndGet();
                 Connection c = new Connection(this, id, client, client.getRemoteAddress(), limits);
                 connections.put(id, c);
+                if (!ch.isOpen()) {
+                    c.close(); // stop() closed the listener, then the connections it could see
+                }
                 Thread.ofVirtual().name("nbd-conn-" + id).start(c::run);
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, () -> "NBD client gone before it was served: " + e);

@@ -5,7 +5,6 @@ import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.nbd.protocol.NbdCommand;
 import io.blockwork.nbd.protocol.NbdError;
-import java.nio.ByteBuffer;
 
 /**
  * One request from the moment its header was read until its reply is on the wire: the bio's
@@ -24,13 +23,13 @@ final class Pending implements BioCallback {
     /** Budget bytes this request holds until its reply has been written. */
     final int charge;
     /** READ: filled by the device, then written to the client. WRITE: the payload. Else null. */
-    final ByteBuffer data;
+    final BufferPool.Payload data;
     NbdError error;
     String message;
     /** TRIM or WRITE_ZEROES with FUA: made durable by a device flush before the reply. */
     boolean flushAfter;
 
-    Pending(Connection connection, long handle, NbdCommand command, long offset, int charge, ByteBuffer data) {
+    Pending(Connection connection, long handle, NbdCommand command, long offset, int charge, BufferPool.Payload data) {
         this.connection = connection;
         this.handle = handle;
         this.command = command;

@@ -7,22 +7,25 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The one thread that writes a connection's replies. Completions arrive from any thread (the
- * reader when the device completes inline, the engine's timer or workers otherwise) and only
- * enqueue; the writer takes whatever has accumulated, encodes the headers into one buffer and
- * sends headers and READ payloads with a single gathering write. Under load many replies share a
- * system call; replies go out in completion order, matched to requests by handle.
+ * Sends a connection's replies. Two threads may send: the reader, for requests the device
+ * completed inline while it was submitting them (it sends those itself, in a batch, before it
+ * next waits for the socket), and the writer thread this class runs, for completions that arrive
+ * on other threads (the engine's timer or workers), which only enqueue. Either way a batch of
+ * replies is encoded into one header buffer and sent with a single gathering write of headers
+ * and READ payloads; {@link #socketLock} keeps two batches from interleaving on the wire.
  *
- * <p>After a write fails (the client went away, or the connection was dropped) the writer keeps
- * draining so that every request still gives back its buffer and budget, until {@link Pending#END}.
+ * <p>After a write fails (the client went away, or the connection was dropped) the replies are
+ * still drained so that every request gives back its buffer and budget, until {@link Pending#END}.
  */
 final class ReplyWriter implements Runnable {
 
-    private static final int MAX_BATCH = 64;
-    /** Largest header: a structured error chunk with its message. */
+    static final int MAX_BATCH = 64;
+    /** Longest error message sent in a structured error chunk. */
     private static final int MAX_MESSAGE_BYTES = 200;
     private static final int MAX_HEADER_BYTES = NbdWire.STRUCTURED_REPLY_HEADER_BYTES + 6 + MAX_MESSAGE_BYTES;
 
@@ -30,6 +33,24 @@ final class ReplyWriter implements Runnable {
     private final SocketChannel channel;
     private final boolean structured;
     private final LinkedTransferQueue<Pending> queue = new LinkedTransferQueue<>();
+    /** Guards the socket's sending side: one batch is written whole before the next starts. */
+    private final ReentrantLock socketLock = new ReentrantLock();
+    private volatile boolean broken;
+
+    /** Scratch space for encoding one batch; one per sending thread. */
+    static final class Batch {
+        final ArrayList<Pending> replies = new ArrayList<>(MAX_BATCH);
+        final ByteBuffer headers = ByteBuffer.allocateDirect(MAX_BATCH * MAX_HEADER_BYTES);
+        final ByteBuffer[] iov = new ByteBuffer[2 * MAX_BATCH];
+
+        boolean isFull() {
+            return replies.size() >= MAX_BATCH;
+        }
+
+        boolean isEmpty() {
+            return replies.isEmpty();
+        }
+    }
 
     ReplyWriter(Connection connection, SocketChannel channel, boolean structured) {
         this.connection = connection;
@@ -37,56 +58,61 @@ final class ReplyWriter implements Runnable {
         this.structured = structured;
     }
 
+    /** Hands a reply to the writer thread. Any thread; never blocks. */
     void enqueue(Pending p) {
         queue.add(p);
     }
 
     @Override
     public void run() {
-        ByteBuffer headers = ByteBuffer.allocateDirect(MAX_BATCH * MAX_HEADER_BYTES);
-        ByteBuffer[] iov = new ByteBuffer[2 * MAX_BATCH];
-        ArrayList<Pending> batch = new ArrayList<>(MAX_BATCH);
-        boolean broken = false;
+        Batch batch = new Batch();
         boolean end = false;
         while (!end) {
+            Pending first;
             try {
-                batch.add(queue.take());
+                first = queue.take();
             } catch (InterruptedException e) {
-                // Nobody interrupts the writer on purpose; keep draining until END.
-                continue;
+                continue; // nobody interrupts the writer on purpose; it ends at END
             }
-            queue.drainTo(batch, MAX_BATCH - 1);
-            headers.clear();
-            int n = 0;
-            for (Pending p : batch) {
-                if (p == Pending.END) {
-                    end = true;
-                    continue;
-                }
-                int start = headers.position();
-                boolean payload = encode(p, headers);
-                iov[n++] = headers.slice(start, headers.position() - start);
-                if (payload) {
-                    iov[n++] = p.data.position(0);
-                }
-            }
-            if (!broken && n > 0) {
-                try {
-                    writeAll(iov, n);
-                } catch (IOException e) {
-                    broken = true;
-                    connection.writeFailed(e);
-                }
-            }
-            for (Pending p : batch) {
-                if (p != Pending.END) {
-                    connection.replied(p, !broken);
-                }
-            }
-            java.util.Arrays.fill(iov, 0, n, null);
-            batch.clear();
+            batch.replies.add(first);
+            queue.drainTo(batch.replies, MAX_BATCH - 1);
+            end = batch.replies.remove(Pending.END);
+            send(batch);
         }
         connection.writerDone();
+    }
+
+    /** Sends a batch of replies (blocking until written), then gives back their resources. */
+    void send(Batch batch) {
+        ByteBuffer headers = batch.headers.clear();
+        ByteBuffer[] iov = batch.iov;
+        int n = 0;
+        for (Pending p : batch.replies) {
+            int start = headers.position();
+            boolean payload = encode(p, headers);
+            iov[n++] = headers.slice(start, headers.position() - start);
+            if (payload) {
+                iov[n++] = p.data.buffer();
+            }
+        }
+        boolean sent = false;
+        if (n > 0 && !broken) {
+            socketLock.lock();
+            try {
+                writeAll(iov, n);
+                sent = true;
+            } catch (IOException e) {
+                broken = true;
+                connection.writeFailed(e);
+            } finally {
+                socketLock.unlock();
+            }
+        }
+        for (Pending p : batch.replies) {
+            connection.replied(p, sent);
+        }
+        Arrays.fill(iov, 0, n, null);
+        batch.replies.clear();
     }
 
     /** Encodes the reply's header; true if the READ payload follows it. */
@@ -96,7 +122,7 @@ final class ReplyWriter implements Runnable {
             if (read && structured) {
                 h.putInt(NbdWire.STRUCTURED_REPLY_MAGIC).putShort((short) NbdWire.REPLY_FLAG_DONE)
                         .putShort((short) NbdWire.REPLY_TYPE_OFFSET_DATA).putLong(p.handle)
-                        .putInt(8 + p.data.limit()).putLong(p.offset);
+                        .putInt(8 + p.data.length()).putLong(p.offset);
             } else {
                 h.putInt(NbdWire.SIMPLE_REPLY_MAGIC).putInt(0).putLong(p.handle);
             }
@@ -127,7 +153,7 @@ final class ReplyWriter implements Runnable {
         while (cut > 0 && (b[cut] & 0xc0) == 0x80) {
             cut--;
         }
-        return java.util.Arrays.copyOf(b, cut);
+        return Arrays.copyOf(b, cut);
     }
 
     private void writeAll(ByteBuffer[] iov, int n) throws IOException {
