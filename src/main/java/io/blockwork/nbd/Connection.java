@@ -330,6 +330,21 @@ final class Connection {
         server.forget(this);
     }
 
+    /**
+     * Ends the connection politely: nothing more is read, requests in flight are answered, then
+     * the socket closes (the spec's advice for a server going away). A client that does not read
+     * its replies could hold that up, so the connection is dropped anyway after {@code grace}.
+     */
+    void shutdown(java.time.Duration grace) {
+        try {
+            channel.shutdownInput();
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        IoTimer.shared().schedule(grace.toNanos(), this::close);
+    }
+
     /** Drops the connection at once (hard disconnect); replies still in flight are discarded. */
     void close() {
         closed = true;

@@ -37,6 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class NbdServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(NbdServer.class.getName());
+    /** How long {@link #disconnect} lets a client's requests in flight finish before dropping it. */
+    public static final Duration DISCONNECT_GRACE = Duration.ofSeconds(5);
 
     private final InetSocketAddress address;
     private final ExportLookup exports;
@@ -108,8 +110,9 @@ public final class NbdServer implements AutoCloseable {
     }
 
     /**
-     * Stops listening and drops every client (a hard disconnect: replies in flight are lost, as
-     * when the process stops). Waits up to {@code timeout} for the connections to wind down.
+     * Stops listening and ends every connection: no more requests are read, those in flight are
+     * answered, then the sockets close. Connections still open after {@code timeout} (a client
+     * that does not read its replies) are dropped.
      */
     public void stop(Duration timeout) {
         Thread a;
@@ -122,7 +125,7 @@ public final class NbdServer implements AutoCloseable {
             a = acceptor;
             acceptor = null;
         }
-        connections.values().forEach(Connection::close);
+        connections.values().forEach(c -> c.shutdown(timeout));
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             a.join(timeout);
@@ -136,6 +139,7 @@ public final class NbdServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        connections.values().forEach(Connection::close);
         LOG.log(Level.INFO, "NBD server stopped");
     }
 
@@ -180,15 +184,16 @@ public final class NbdServer implements AutoCloseable {
     }
 
     /**
-     * Drops every client of an export (call it after removing the export from the lookup, so they
-     * cannot come back); returns how many were dropped.
+     * Disconnects every client of an export (call it after removing the export from the lookup,
+     * so they cannot come back): their requests in flight are answered, then the sockets close,
+     * at the latest after {@link #DISCONNECT_GRACE}. Returns how many clients there were.
      */
     public int disconnect(String exportName) {
         int n = 0;
         for (Connection c : connections.values()) {
             NbdExport e = c.export();
             if (e != null && e.name().equals(exportName)) {
-                c.close();
+                c.shutdown(DISCONNECT_GRACE);
                 n++;
             }
         }

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.engine.block.RecordingDevice;
 import io.blockwork.engine.disk.Disk;
+import io.blockwork.nbd.protocol.NbdCommand;
 import io.blockwork.engine.disk.DiskConfig;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -55,6 +58,27 @@ class NbdServerApiTest {
                 assertThat(again.tryGo("gone").getFirst().kind())
                         .isEqualTo(io.blockwork.nbd.protocol.OptionReply.ERR_UNKNOWN);
             }
+        }
+    }
+
+    @Test
+    void disconnectAnswersRequestsInFlightBeforeClosing() {
+        RecordingDevice held = new RecordingDevice(1L << 20, DeviceLimits.of(512));
+        held.hold(true);
+        try (NbdFixture nbd = new NbdFixture().export("held", held); RawNbdClient c = nbd.open("held", true)) {
+            for (long h = 1; h <= 3; h++) {
+                c.send(NbdCommand.READ, 0, h, 0, 4096, null);
+            }
+            await().atMost(WAIT).until(() -> held.seen.size() == 3);
+
+            assertThat(nbd.server.disconnect("held")).isEqualTo(1);
+            held.release();
+
+            for (int i = 0; i < 3; i++) {
+                assertThat(c.reply().error()).isZero();
+            }
+            assertThat(c.closedByServer()).isTrue();
+            await().atMost(WAIT).until(() -> nbd.server.clients().isEmpty());
         }
     }
 
