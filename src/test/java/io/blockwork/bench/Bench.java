@@ -15,6 +15,7 @@ public final class Bench {
     static {
         BENCHMARKS.put("core", CoreBenchmark::run);
         BENCHMARKS.put("dm", DmBenchmark::run);
+        BENCHMARKS.put("nbd", NbdBenchmark::run);
     }
 
     private Bench() {}

@@ -1,0 +1,99 @@
+package io.blockwork.nbd;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Native buffers for one connection's request payloads, in power-of-two size classes from 4 KiB.
+ * Each is one piece of off-heap memory seen two ways: as a {@link MemorySegment} for the bio and
+ * as a direct {@link ByteBuffer} for the socket. A READ's bio fills it and the reply is written
+ * from it; a WRITE's payload is read from the socket into it and the bio takes it from there: the
+ * bytes are never copied in between.
+ *
+ * <p>Allocating native memory is costly (it is zeroed and registered with a cleaner), so released
+ * buffers are kept for reuse, up to {@code maxIdleBytes}; the rest are left to the GC. The reader
+ * takes buffers and the reply senders give them back, so the free lists are concurrent queues.
+ */
+final class BufferPool {
+
+    static final int MIN_CLASS_SHIFT = 12;
+
+    /** One pooled buffer; {@link #length} is the part the current request uses. */
+    static final class Payload {
+        private final MemorySegment memory;
+        private final ByteBuffer view;
+        private int length;
+
+        private Payload(MemorySegment memory) {
+            this.memory = memory;
+            this.view = memory.asByteBuffer();
+        }
+
+        int length() {
+            return length;
+        }
+
+        /** The request's bytes for the bio. */
+        MemorySegment segment() {
+            return memory.asSlice(0, length);
+        }
+
+        /** The request's bytes for the socket, positioned at 0. */
+        ByteBuffer buffer() {
+            return view.clear().limit(length);
+        }
+    }
+
+    private final ConcurrentLinkedQueue<Payload>[] free;
+    private final AtomicLong idleBytes = new AtomicLong();
+    private final long maxIdleBytes;
+
+    @SuppressWarnings("unchecked")
+    BufferPool(int maxBufferBytes, long maxIdleBytes) {
+        int classes = classOf(maxBufferBytes) + 1;
+        free = new ConcurrentLinkedQueue[classes];
+        for (int i = 0; i < classes; i++) {
+            free[i] = new ConcurrentLinkedQueue<>();
+        }
+        this.maxIdleBytes = maxIdleBytes;
+    }
+
+    /** The capacity a buffer for {@code length} bytes has: what a request is charged. */
+    static int capacityFor(int length) {
+        return 1 << (classOf(length) + MIN_CLASS_SHIFT);
+    }
+
+    private static int classOf(int length) {
+        int shift = 32 - Integer.numberOfLeadingZeros(Math.max(length, 1) - 1);
+        return Math.max(0, shift - MIN_CLASS_SHIFT);
+    }
+
+    /** A buffer for {@code length} bytes. */
+    Payload take(int length) {
+        int c = classOf(length);
+        Payload p = free[c].poll();
+        if (p == null) {
+            p = new Payload(Arena.ofAuto().allocate(1L << (c + MIN_CLASS_SHIFT), 4096));
+        } else {
+            idleBytes.addAndGet(-p.memory.byteSize());
+        }
+        p.length = length;
+        return p;
+    }
+
+    void give(Payload p) {
+        long size = p.memory.byteSize();
+        if (idleBytes.addAndGet(size) <= maxIdleBytes) {
+            free[classOf((int) size)].offer(p);
+        } else {
+            idleBytes.addAndGet(-size);
+        }
+    }
+
+    long idleBytes() {
+        return idleBytes.get();
+    }
+}

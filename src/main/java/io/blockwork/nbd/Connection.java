@@ -1,0 +1,390 @@
+package io.blockwork.nbd;
+
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BioFlags;
+import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.IoTimer;
+import io.blockwork.nbd.protocol.NbdCommand;
+import io.blockwork.nbd.protocol.NbdError;
+import io.blockwork.nbd.protocol.NbdWire;
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SocketChannel;
+import java.time.Instant;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client connection.
+ *
+ * <p>Threading. A virtual thread runs the handshake and then reads requests. It never waits for
+ * a request to finish: it checks the request, takes a buffer, submits a bio and reads the next
+ * header. A bio the device completed inline (inside {@code submit}) leaves its reply in the
+ * reader's own batch, which the reader sends before it next waits for the socket or the budget;
+ * a bio completed on another thread hands its reply to the {@link ReplyWriter}'s thread. So
+ * requests run concurrently and replies go out in completion order, matched by handle. Measured
+ * against a design where every reply went through the writer thread, the inline batch saves a
+ * thread hand-off per batch (docs/engine/nbd.md has the figures).
+ *
+ * <p>Memory. Each request holds budget bytes (its buffer's capacity plus a fixed overhead) from
+ * the moment its header is read until its reply has been written. When the budget is spent the
+ * reader blocks, the client's requests back up in TCP, and the connection's memory stays under
+ * {@link NbdLimits#maxInFlightBytes()} whatever the client does.
+ *
+ * <p>Reading. Headers come through a staging buffer, so one system call can bring in many
+ * requests. A WRITE payload goes into the bio's own buffer: whatever part of it arrived in the
+ * staging buffer with its header is moved once, the rest is read from the socket straight into
+ * the bio's buffer.
+ *
+ * <p>Shutdown. {@link #outstanding} counts the reader plus every request not yet handed to a
+ * sender; whoever brings it to zero queues {@link Pending#END}, so every reply is sent (even after
+ * NBD_CMD_DISC, as the spec requires) before the writer closes the socket.
+ */
+final class Connection {
+
+    private static final System.Logger LOG = System.getLogger(Connection.class.getName());
+    static final int STAGING_BYTES = 64 << 10;
+
+    private final NbdServer server;
+    private final long id;
+    private final SocketChannel channel;
+    private final SocketAddress remote;
+    private final Instant connectedAt = Instant.now();
+    private final NbdLimits limits;
+    private final Semaphore budget;
+    private final BufferPool pool;
+    private final AtomicInteger outstanding = new AtomicInteger(1);
+    private final AtomicLong served = new AtomicLong();
+    private volatile NbdExport export;
+    private volatile Thread reader;
+    private volatile boolean closed;
+    private ReplyWriter writer;
+    /** Reader-confined: replies to requests the device completed inline, sent before the reader waits. */
+    private final ReplyWriter.Batch inline = new ReplyWriter.Batch();
+    private BlockDevice device;
+    private ByteBuffer in;
+
+    Connection(NbdServer server, long id, SocketChannel channel, SocketAddress remote, NbdLimits limits) {
+        this.server = server;
+        this.id = id;
+        this.channel = channel;
+        this.remote = remote;
+        this.limits = limits;
+        this.budget = new Semaphore((int) limits.maxInFlightBytes());
+        this.pool = new BufferPool(limits.maxBlockBytes(), Math.min(limits.maxInFlightBytes(), 16L << 20));
+    }
+
+    /* ---- Reader ---- */
+
+    void run() {
+        reader = Thread.currentThread();
+        IoTimer.shared().schedule(limits.handshakeTimeout().toNanos(), () -> {
+            if (export == null && !closed) {
+                LOG.log(Level.INFO, () -> this + ": handshake not finished in " + limits.handshakeTimeout());
+                close();
+            }
+        });
+        try {
+            Handshake.Result r = new Handshake(channel, server.exports(), limits).negotiate();
+            if (r == null) {
+                return;
+            }
+            device = r.export().device();
+            writer = new ReplyWriter(this, channel, r.structuredReplies());
+            export = r.export();
+            Thread.ofVirtual().name("nbd-writer-" + id).start(writer);
+            transmit();
+        } catch (ProtocolViolation e) {
+            LOG.log(Level.INFO, () -> this + ": protocol violation, disconnecting: " + e.getMessage());
+            close();
+        } catch (EOFException | ClosedChannelException e) {
+            LOG.log(Level.DEBUG, () -> this + ": closed");
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> this + ": " + e);
+        } catch (InterruptedException e) {
+            LOG.log(Level.DEBUG, () -> this + ": interrupted");
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, () -> this + ": unexpected failure, disconnecting", e);
+            close();
+        } finally {
+            if (writer == null) {
+                close();
+                server.forget(this);
+            } else {
+                sendInline();
+                dropReference();
+            }
+        }
+    }
+
+    private void transmit() throws IOException, InterruptedException {
+        in = ByteBuffer.allocateDirect(STAGING_BYTES).limit(0);
+        while (fill(NbdWire.REQUEST_HEADER_BYTES)) {
+            int magic = in.getInt();
+            if (magic != NbdWire.REQUEST_MAGIC) {
+                throw new ProtocolViolation("bad request magic 0x" + Integer.toHexString(magic));
+            }
+            int flags = Short.toUnsignedInt(in.getShort());
+            int type = Short.toUnsignedInt(in.getShort());
+            long handle = in.getLong();
+            long offset = in.getLong();
+            long length = Integer.toUnsignedLong(in.getInt());
+            NbdCommand command = NbdCommand.of(type);
+            if (command == NbdCommand.DISC) {
+                return; // answer what is in flight, then close; nothing after DISC is read
+            }
+            Refusal refusal = check(command, type, flags, offset, length);
+            if (command == NbdCommand.WRITE && length > Math.max(limits.maxBlockBytes(), NbdWire.DEFAULT_MAX_BLOCK_BYTES)) {
+                throw new ProtocolViolation("WRITE of " + length + " bytes");
+            }
+            if (refusal != null) {
+                if (command == NbdCommand.WRITE) {
+                    skip(length);
+                }
+                acquire(NbdLimits.REQUEST_OVERHEAD_BYTES);
+                Pending p = new Pending(this, handle, command, offset, NbdLimits.REQUEST_OVERHEAD_BYTES, null);
+                outstanding.incrementAndGet();
+                replyReady(p.fail(refusal.error(), refusal.message()));
+                continue;
+            }
+            start(command, flags, handle, offset, (int) length);
+        }
+    }
+
+    /** A request that passed {@link #check}: take budget and a buffer, submit its bio. */
+    private void start(NbdCommand command, int flags, long handle, long offset, int length)
+            throws IOException, InterruptedException {
+        boolean data = command == NbdCommand.READ || command == NbdCommand.WRITE;
+        int charge = NbdLimits.REQUEST_OVERHEAD_BYTES + (data ? BufferPool.capacityFor(length) : 0);
+        acquire(charge);
+        BufferPool.Payload payload = data ? pool.take(length) : null;
+        Pending p = new Pending(this, handle, command, offset, charge, payload);
+        if (command == NbdCommand.WRITE) {
+            readPayload(payload.buffer());
+        }
+        boolean fua = (flags & NbdWire.CMD_FLAG_FUA) != 0;
+        Bio bio = switch (command) {
+            case READ -> Bio.read(offset, payload.segment(), p);
+            case WRITE -> Bio.write(offset, payload.segment(), fua ? BioFlags.FUA : BioFlags.NONE, p);
+            case FLUSH -> Bio.flush(p);
+            case TRIM -> Bio.of(BioOp.DISCARD, offset, length, BioFlags.NONE, null, p);
+            // NO_HOLE or not, zeroing is WRITE_ZEROES: the device decides how to provision it.
+            case WRITE_ZEROES -> Bio.of(BioOp.WRITE_ZEROES, offset, length, BioFlags.NONE, null, p);
+            default -> throw new IllegalStateException("unchecked command " + command);
+        };
+        // FUA on a TRIM or WRITE_ZEROES is kept in one place: a device flush after it completes.
+        p.flushAfter = fua && (command == NbdCommand.TRIM || command == NbdCommand.WRITE_ZEROES);
+        outstanding.incrementAndGet();
+        device.submit(bio);
+        if (inline.isFull()) {
+            sendInline();
+        }
+    }
+
+    private record Refusal(NbdError error, String message) {}
+
+    /** Why a request is refused before it reaches the device, or null if it may go ahead. */
+    private Refusal check(NbdCommand command, int type, int flags, long offset, long length) {
+        NbdExport e = export;
+        if (command == null || command == NbdCommand.CACHE || command == NbdCommand.BLOCK_STATUS
+                || command == NbdCommand.RESIZE) {
+            return new Refusal(NbdError.EINVAL, "command " + type + " is not supported");
+        }
+        if (e.readOnly() && command.modifies()) {
+            return new Refusal(NbdError.EPERM, "export " + e.name() + " is read-only");
+        }
+        int allowed = e.readOnly() ? 0 : NbdWire.CMD_FLAG_FUA;
+        if (command == NbdCommand.WRITE_ZEROES) {
+            allowed |= NbdWire.CMD_FLAG_NO_HOLE;
+        }
+        if ((flags & ~allowed) != 0) {
+            return new Refusal(NbdError.EINVAL, "flags 0x" + Integer.toHexString(flags) + " not valid for " + command);
+        }
+        if (command == NbdCommand.FLUSH) {
+            return offset == 0 && length == 0 ? null : new Refusal(NbdError.EINVAL, "FLUSH must have offset and length 0");
+        }
+        if (length == 0) {
+            return new Refusal(NbdError.EINVAL, command + " of length 0");
+        }
+        if ((command == NbdCommand.READ || command == NbdCommand.WRITE) && length > limits.maxBlockBytes()) {
+            return new Refusal(NbdError.EINVAL, command + " of " + length + " bytes exceeds the maximum block size "
+                    + limits.maxBlockBytes());
+        }
+        long size = device.sizeBytes();
+        if (offset < 0 || offset > size || length > size - offset) {
+            boolean writes = command == NbdCommand.WRITE || command == NbdCommand.WRITE_ZEROES;
+            return new Refusal(writes ? NbdError.ENOSPC : NbdError.EINVAL, command + " at "
+                    + Long.toUnsignedString(offset) + "+" + length + " is beyond the export's " + size + " bytes");
+        }
+        long block = device.limits().logicalBlockSize();
+        if (((offset | length) & (block - 1)) != 0) {
+            return new Refusal(NbdError.EINVAL, command + " at " + offset + "+" + length
+                    + " is not aligned to the minimum block size " + block);
+        }
+        return null;
+    }
+
+    private void acquire(int bytes) throws InterruptedException {
+        if (!budget.tryAcquire(bytes)) {
+            sendInline(); // those replies hold budget too
+            budget.acquire(bytes);
+        }
+    }
+
+    private void sendInline() {
+        if (!inline.isEmpty()) {
+            writer.send(inline);
+        }
+    }
+
+    /** Makes at least {@code need} bytes readable in the staging buffer; false at end of stream. */
+    private boolean fill(int need) throws IOException {
+        if (in.remaining() >= need) {
+            return true;
+        }
+        sendInline(); // about to wait for the client: answer what is done first
+        in.compact();
+        try {
+            while (in.position() < need) {
+                if (channel.read(in) < 0) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            in.flip();
+        }
+    }
+
+    private void readPayload(ByteBuffer into) throws IOException {
+        int staged = Math.min(in.remaining(), into.limit());
+        into.put(0, in, in.position(), staged).position(staged);
+        in.position(in.position() + staged);
+        if (into.hasRemaining()) {
+            sendInline();
+            Handshake.readFully(channel, into);
+        }
+    }
+
+    /** Reads and drops the payload of a refused WRITE. */
+    private void skip(long length) throws IOException {
+        long left = length;
+        int staged = (int) Math.min(in.remaining(), left);
+        in.position(in.position() + staged);
+        left -= staged;
+        while (left > 0) {
+            in.clear().limit((int) Math.min(in.capacity(), left));
+            int n = channel.read(in);
+            if (n < 0) {
+                throw new EOFException("client closed the connection inside a WRITE payload");
+            }
+            left -= n;
+        }
+        in.position(0).limit(0);
+    }
+
+    /* ---- Completion and the writer ---- */
+
+    /**
+     * A request is finished (bio completed or refused). On the reader (an inline completion) the
+     * reply joins the reader's own batch; from any other thread it goes to the writer thread.
+     */
+    void replyReady(Pending p) {
+        if (Thread.currentThread() == reader && !inline.isFull()) {
+            inline.replies.add(p); // a callback must not block: the reader sends these from its loop
+        } else {
+            writer.enqueue(p);
+        }
+        dropReference();
+    }
+
+    private void dropReference() {
+        if (outstanding.decrementAndGet() == 0) {
+            writer.enqueue(Pending.END);
+        }
+    }
+
+    /** Called by the writer once a reply was sent, or dropped because the socket is gone. */
+    void replied(Pending p, boolean sent) {
+        if (p.data != null) {
+            pool.give(p.data);
+        }
+        budget.release(p.charge);
+        if (sent) {
+            served.incrementAndGet();
+        }
+    }
+
+    void writeFailed(IOException e) {
+        if (!closed) {
+            LOG.log(Level.DEBUG, () -> this + ": write failed: " + e);
+        }
+        close();
+    }
+
+    void writerDone() {
+        close();
+        server.forget(this);
+    }
+
+    /**
+     * Ends the connection politely: nothing more is read, requests in flight are answered, then
+     * the socket closes (the spec's advice for a server going away). A client that does not read
+     * its replies could hold that up, so the connection is dropped anyway after {@code grace}.
+     */
+    void shutdown(java.time.Duration grace) {
+        try {
+            channel.shutdownInput();
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        IoTimer.shared().schedule(grace.toNanos(), this::close);
+    }
+
+    /** Drops the connection at once (hard disconnect); replies still in flight are discarded. */
+    void close() {
+        closed = true;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing is best effort
+        }
+        Thread r = reader;
+        if (r != null && r != Thread.currentThread()) {
+            r.interrupt(); // may be waiting for budget
+        }
+    }
+
+    /* ---- Accessors ---- */
+
+    BlockDevice device() {
+        return device;
+    }
+
+    long id() {
+        return id;
+    }
+
+    NbdExport export() {
+        return export;
+    }
+
+    NbdClient describe() {
+        NbdExport e = export;
+        return new NbdClient(id, e == null ? null : e.name(), remote, connectedAt, served.get(),
+                limits.maxInFlightBytes() - budget.availablePermits());
+    }
+
+    @Override
+    public String toString() {
+        NbdExport e = export;
+        return "nbd#" + id + "[" + remote + (e == null ? "" : " " + e.name()) + "]";
+    }
+}

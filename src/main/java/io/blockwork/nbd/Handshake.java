@@ -1,0 +1,272 @@
+package io.blockwork.nbd;
+
+import static io.blockwork.nbd.protocol.TransmissionFlag.CAN_MULTI_CONN;
+import static io.blockwork.nbd.protocol.TransmissionFlag.HAS_FLAGS;
+import static io.blockwork.nbd.protocol.TransmissionFlag.READ_ONLY;
+import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_FLUSH;
+import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_FUA;
+import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_TRIM;
+import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_WRITE_ZEROES;
+
+import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.nbd.protocol.NbdOption;
+import io.blockwork.nbd.protocol.NbdWire;
+import io.blockwork.nbd.protocol.OptionReply;
+import io.blockwork.nbd.protocol.TransmissionFlag;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The fixed-newstyle handshake: greeting, client flags, then option haggling until the client
+ * picks an export (NBD_OPT_GO or NBD_OPT_EXPORT_NAME) or gives up.
+ *
+ * <p>Options this server does not implement (STARTTLS, meta contexts, extended headers, anything
+ * unknown) are answered with NBD_REP_ERR_UNSUP and haggling continues, as the baseline of the
+ * specification requires. A client that breaks a MUST (bad magic, unknown client flags, an
+ * oversized option, too many options, an unknown name in NBD_OPT_EXPORT_NAME, which cannot carry
+ * an error) gets a hard disconnect.
+ */
+final class Handshake {
+
+    /** Longest option payload accepted: a maximal export name plus a generous info list. */
+    static final int MAX_OPTION_BYTES = NbdWire.MAX_STRING_BYTES + 1024;
+
+    /** What negotiation settled: the export, and whether READ replies are structured. */
+    record Result(NbdExport export, boolean structuredReplies) {}
+
+    private final SocketChannel channel;
+    private final ExportLookup exports;
+    private final NbdLimits limits;
+    private final ByteBuffer out = ByteBuffer.allocate(2 * NbdWire.MAX_STRING_BYTES + 64);
+    private boolean structuredReplies;
+
+    Handshake(SocketChannel channel, ExportLookup exports, NbdLimits limits) {
+        this.channel = channel;
+        this.exports = exports;
+        this.limits = limits;
+    }
+
+    /** Runs the handshake; the result, or null if the client aborted (NBD_OPT_ABORT). */
+    Result negotiate() throws IOException {
+        out.clear();
+        out.putLong(NbdWire.INIT_MAGIC).putLong(NbdWire.OPTION_MAGIC)
+                .putShort((short) (NbdWire.FLAG_FIXED_NEWSTYLE | NbdWire.FLAG_NO_ZEROES));
+        send();
+        int clientFlags = read(4).getInt();
+        if ((clientFlags & ~(NbdWire.CLIENT_FLAG_FIXED_NEWSTYLE | NbdWire.CLIENT_FLAG_NO_ZEROES)) != 0) {
+            throw new ProtocolViolation("unknown client flags 0x" + Integer.toHexString(clientFlags));
+        }
+        boolean noZeroes = (clientFlags & NbdWire.CLIENT_FLAG_NO_ZEROES) != 0;
+
+        for (int n = 0; n < limits.maxOptions(); n++) {
+            ByteBuffer header = read(NbdWire.OPTION_HEADER_BYTES);
+            long magic = header.getLong();
+            int code = header.getInt();
+            long length = Integer.toUnsignedLong(header.getInt());
+            if (magic != NbdWire.OPTION_MAGIC) {
+                throw new ProtocolViolation("bad option magic 0x" + Long.toHexString(magic));
+            }
+            if (length > MAX_OPTION_BYTES) {
+                throw new ProtocolViolation("option " + code + " carries " + length + " bytes; at most "
+                        + MAX_OPTION_BYTES + " accepted");
+            }
+            ByteBuffer data = read((int) length);
+            NbdOption option = NbdOption.of(code);
+            if (option == null) {
+                reply(code, OptionReply.ERR_UNSUP, "unknown option " + code);
+                continue;
+            }
+            switch (option) {
+                case EXPORT_NAME -> {
+                    String name = string(data, data.remaining());
+                    Optional<NbdExport> export = name == null ? Optional.empty() : exports.find(name);
+                    if (export.isEmpty()) {
+                        throw new ProtocolViolation("no export named '" + name + "' (NBD_OPT_EXPORT_NAME)");
+                    }
+                    NbdExport e = export.get();
+                    out.clear();
+                    out.putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
+                    if (!noZeroes) {
+                        out.put(new byte[124]);
+                    }
+                    send();
+                    return new Result(e, structuredReplies);
+                }
+                case ABORT -> {
+                    try {
+                        reply(code, OptionReply.ACK);
+                    } catch (IOException clientAlreadyGone) {
+                        // The client may close without reading the ACK; the spec allows both.
+                    }
+                    return null;
+                }
+                case LIST -> list(code, data);
+                case INFO, GO -> {
+                    NbdExport chosen = info(code, data);
+                    if (chosen != null && option == NbdOption.GO) {
+                        return new Result(chosen, structuredReplies);
+                    }
+                }
+                case STRUCTURED_REPLY -> {
+                    if (data.hasRemaining()) {
+                        reply(code, OptionReply.ERR_INVALID, "NBD_OPT_STRUCTURED_REPLY takes no data");
+                    } else {
+                        structuredReplies = true;
+                        reply(code, OptionReply.ACK);
+                    }
+                }
+                default -> reply(code, OptionReply.ERR_UNSUP, option + " is not supported");
+            }
+        }
+        throw new ProtocolViolation("more than " + limits.maxOptions() + " options");
+    }
+
+    /**
+     * The flags an export advertises. CAN_MULTI_CONN holds because every connection to an export
+     * submits to the same device and the server keeps no cache: a reply goes out only after the
+     * bio completed on the device, and a FLUSH is a device flush, which covers every write that
+     * completed before it was submitted, whichever connection sent it.
+     */
+    static int transmissionFlags(NbdExport e) {
+        EnumSet<TransmissionFlag> f = EnumSet.of(HAS_FLAGS, SEND_FLUSH, CAN_MULTI_CONN);
+        if (e.readOnly()) {
+            f.add(READ_ONLY);
+        } else {
+            f.addAll(EnumSet.of(SEND_FUA, SEND_TRIM, SEND_WRITE_ZEROES));
+        }
+        return TransmissionFlag.encode(f);
+    }
+
+    private void list(int code, ByteBuffer data) throws IOException {
+        if (data.hasRemaining()) {
+            reply(code, OptionReply.ERR_INVALID, "NBD_OPT_LIST takes no data");
+            return;
+        }
+        for (NbdExport e : exports.list()) {
+            byte[] name = e.name().getBytes(StandardCharsets.UTF_8);
+            byte[] description = e.description().getBytes(StandardCharsets.UTF_8);
+            startReply(code, OptionReply.SERVER, 4 + name.length + description.length);
+            out.putInt(name.length).put(name).put(description);
+            send();
+        }
+        reply(code, OptionReply.ACK);
+    }
+
+    /** NBD_OPT_INFO and NBD_OPT_GO; returns the export if the reply ended in ACK. */
+    private NbdExport info(int code, ByteBuffer data) throws IOException {
+        int length = data.remaining();
+        if (length < 6) {
+            reply(code, OptionReply.ERR_INVALID, "option data shorter than 6 bytes");
+            return null;
+        }
+        long nameLength = Integer.toUnsignedLong(data.getInt());
+        if (nameLength > length - 6) {
+            reply(code, OptionReply.ERR_INVALID, "export name longer than the option");
+            return null;
+        }
+        String name = string(data, (int) nameLength);
+        int requests = Short.toUnsignedInt(data.getShort());
+        if (length != 4 + nameLength + 2 + 2L * requests) {
+            reply(code, OptionReply.ERR_INVALID, "information request count does not match the option length");
+            return null;
+        }
+        Set<Integer> wanted = new HashSet<>();
+        for (int i = 0; i < requests; i++) {
+            wanted.add(Short.toUnsignedInt(data.getShort()));
+        }
+        Optional<NbdExport> found = name == null ? Optional.empty() : exports.find(name);
+        if (found.isEmpty()) {
+            reply(code, OptionReply.ERR_UNKNOWN, "no export named '" + name + "'");
+            return null;
+        }
+        NbdExport e = found.get();
+        startReply(code, OptionReply.INFO, 12);
+        out.putShort((short) NbdWire.INFO_EXPORT).putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
+        send();
+        // Always sent: the device cannot address less than its logical block.
+        DeviceLimits dl = e.device().limits();
+        startReply(code, OptionReply.INFO, 14);
+        out.putShort((short) NbdWire.INFO_BLOCK_SIZE).putInt(dl.logicalBlockSize())
+                .putInt(Math.max(4096, dl.physicalBlockSize())).putInt(limits.maxBlockBytes());
+        send();
+        if (wanted.contains(NbdWire.INFO_NAME)) {
+            infoString(code, NbdWire.INFO_NAME, e.name());
+        }
+        if (wanted.contains(NbdWire.INFO_DESCRIPTION) && !e.description().isEmpty()) {
+            infoString(code, NbdWire.INFO_DESCRIPTION, e.description());
+        }
+        reply(code, OptionReply.ACK);
+        return e;
+    }
+
+    private void infoString(int code, int type, String value) throws IOException {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        startReply(code, OptionReply.INFO, 2 + bytes.length);
+        out.putShort((short) type).put(bytes);
+        send();
+    }
+
+    private void reply(int code, OptionReply type) throws IOException {
+        startReply(code, type, 0);
+        send();
+    }
+
+    /** An error reply with a message for people, as the spec allows. */
+    private void reply(int code, OptionReply type, String message) throws IOException {
+        byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+        int n = Math.min(bytes.length, NbdWire.MAX_STRING_BYTES);
+        startReply(code, type, n);
+        out.put(bytes, 0, n);
+        send();
+    }
+
+    private void startReply(int code, OptionReply type, int length) {
+        out.clear();
+        out.putLong(NbdWire.OPTION_REPLY_MAGIC).putInt(code).putInt(type.code()).putInt(length);
+    }
+
+    private void send() throws IOException {
+        out.flip();
+        while (out.hasRemaining()) {
+            channel.write(out);
+        }
+    }
+
+    private ByteBuffer read(int n) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(n);
+        readFully(channel, b);
+        return b.flip();
+    }
+
+    static void readFully(SocketChannel channel, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (channel.read(b) < 0) {
+                throw new EOFException("client closed the connection");
+            }
+        }
+    }
+
+    /** Decodes {@code n} bytes as strict UTF-8 without NUL; null if they are not a valid string. */
+    private static String string(ByteBuffer data, int n) {
+        ByteBuffer slice = data.slice(data.position(), n);
+        data.position(data.position() + n);
+        try {
+            String s = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(slice).toString();
+            return s.indexOf('\0') >= 0 ? null : s;
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+}

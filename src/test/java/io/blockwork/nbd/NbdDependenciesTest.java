@@ -1,0 +1,22 @@
+package io.blockwork.nbd;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The NBD server sees only the engine's block API and the JDK (ARCHITECTURE §1). */
+class NbdDependenciesTest {
+
+    @Test
+    void nbdDependsOnlyOnTheBlockApiAndTheJdk() {
+        JavaClasses nbd = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.blockwork.nbd");
+        classes().that().resideInAPackage("io.blockwork.nbd..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage(
+                        "io.blockwork.nbd..", "io.blockwork.engine.block", "java..")
+                .check(nbd);
+    }
+}
