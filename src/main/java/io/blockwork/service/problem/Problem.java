@@ -30,7 +30,7 @@ public enum Problem {
     NAME_TAKEN("name-taken", 409, "Name taken",
             "Another object already uses this name; block device names are unique across every kind of device."),
     DEVICE_BUSY("device-busy", 409, "Device busy",
-            "Other objects use this device (see `holders`); remove them first."),
+            "Other objects use this device (see `holders`); remove them first, or delete with `?force=true` to remove its NBD exports along with it."),
     NOT_SUPPORTED("not-supported", 409, "Not supported here",
             "The object exists but its kind or configuration does not support this operation."),
     CONFLICT("conflict", 409, "Conflict",
