@@ -19,13 +19,14 @@ import java.util.stream.Collectors;
  * @param state the state words; {@link #stateText()} joins them as mdadm does
  * @param inactiveReason why the array serves no I/O, or null
  * @param sync the daemon's progress (IDLE for levels without one)
+ * @param lastSyncAction md's last_sync_action: the sync action that ran most recently
  * @param mismatchSectors md's mismatch_cnt after the last resync, check or repair
  * @param members every slot in order (empty ones as REMOVED), then spares and failed members
  */
 public record MdDetail(String name, String level, long sizeBytes, long usedDevSizeBytes, long chunkBytes,
                        String layout, int layoutCode, int raidDevices, int totalDevices, int activeDevices,
                        int workingDevices, int failedDevices, int spareDevices, Set<ArrayState> state,
-                       String inactiveReason, SyncStatus sync, long mismatchSectors, MdStrategies strategies,
+                       String inactiveReason, SyncStatus sync, SyncAction lastSyncAction, long mismatchSectors, MdStrategies strategies,
                        SpeedLimits speed, List<MemberDetail> members) {
 
     /**
@@ -104,7 +105,8 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         return new MdDetail(array.name(), spec.level().label(), p.sizeBytes(), p.usedMemberBytes(), spec.chunkBytes(),
                 spec.layout() == null ? null : spec.layout().label(), spec.layout() == null ? 0 : spec.layout().code(),
                 t.width(), total, active, total - failed, failed, spares, Collections.unmodifiableSet(state), reason,
-                paused && !sync.paused() ? sync.paused(true) : sync, d == null ? 0 : d.mismatchSectors(),
+                paused && !sync.paused() ? sync.paused(true) : sync, d == null ? SyncAction.IDLE : d.lastAction(),
+                d == null ? 0 : d.mismatchSectors(),
                 spec.strategies(), d == null ? spec.speed() : d.limits(), List.copyOf(rows));
     }
 

@@ -41,6 +41,8 @@ final class SyncDaemon {
     /** A check or repair asked for and not yet started; set under the monitor. */
     private volatile SyncAction requested;
     private volatile SyncStatus status = SyncStatus.IDLE;
+    /** md's last_sync_action: the action that ran most recently, finished or not. */
+    private volatile SyncAction lastAction = SyncAction.IDLE;
     private volatile SpeedLimits limits;
     /** md's mismatch_cnt, in sectors; reset when a resync, check or repair starts. */
     private final AtomicLong mismatches = new AtomicLong();
@@ -96,6 +98,7 @@ final class SyncDaemon {
         }
         abortScrub = false;
         requested = action;
+        status = new SyncStatus(action, paused, 0, level.sizeBytes(), 0, -1, null);
         wake();
     }
 
@@ -133,6 +136,10 @@ final class SyncDaemon {
         return status;
     }
 
+    SyncAction lastAction() {
+        return lastAction;
+    }
+
     long mismatchSectors() {
         return mismatches.get();
     }
@@ -153,11 +160,18 @@ final class SyncDaemon {
             } else if (takeRequest() instanceof SyncAction action) {
                 scrub(action, 0);
             } else {
-                status = SyncStatus.IDLE;
+                idle();
                 LockSupport.park(this);
             }
         }
         status = SyncStatus.IDLE;
+    }
+
+    /** Publishes IDLE unless a request arrived meanwhile (its status must stay visible). */
+    private synchronized void idle() {
+        if (requested == null) {
+            status = paused ? SyncStatus.IDLE.paused(true) : SyncStatus.IDLE;
+        }
     }
 
     private synchronized SyncAction takeRequest() {
@@ -168,6 +182,7 @@ final class SyncDaemon {
     }
 
     private void recover(Member target) {
+        lastAction = SyncAction.RECOVER;
         long total = level.recoveryBytes();
         long pos = Math.min(target.rebuilt(), total);
         begin(pos);
@@ -189,6 +204,7 @@ final class SyncDaemon {
     }
 
     private void scrub(SyncAction action, long from) {
+        lastAction = action;
         long total = level.sizeBytes();
         long pos = from;
         if (from == 0) {

@@ -43,7 +43,8 @@ final class MdFixture {
     }
 
     Disk spare(String name, long bytes) {
-        Disk d = Disk.memory(name, bytes, DiskConfig.writeback());
+        Disk d = Disk.memory(name, bytes, disks.getFirst().latency().isZero() ? DiskConfig.writeback()
+                : DiskConfig.writeback().withLatency(disks.getFirst().latency()));
         disks.add(d);
         return d;
     }
