@@ -21,6 +21,16 @@ final class MdFixture {
         array = MdArray.create(spec, disks);
     }
 
+    private MdFixture(MdArray array, List<Disk> disks) {
+        this.array = array;
+        this.disks.addAll(disks);
+    }
+
+    /** A fixture around an array made elsewhere. */
+    static MdFixture wrap(MdArray array, List<Disk> disks) {
+        return new MdFixture(array, disks);
+    }
+
     /** {@code members} writeback memory disks of {@code diskBytes}, no initial resync, no speed limit. */
     static MdFixture of(MdArraySpec spec, int members, long diskBytes) {
         return new MdFixture(spec.withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED), members, diskBytes, DiskConfig.writeback());
