@@ -14,6 +14,7 @@ public final class Bench {
 
     static {
         BENCHMARKS.put("core", CoreBenchmark::run);
+        BENCHMARKS.put("md", MdBenchmark::run);
     }
 
     private Bench() {}

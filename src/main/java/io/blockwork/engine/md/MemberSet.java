@@ -36,8 +36,11 @@ final class MemberSet {
     private final List<Member> spares = new ArrayList<>();
     /** Guarded by {@link #lock}: failed members still attached, until removed. */
     private final List<Member> faulty = new ArrayList<>();
-    /** Guarded by {@link #lock}: the slot each departed device last filled, for re-add. */
-    private final Map<BlockDevice, Integer> formerSlots = new HashMap<>();
+    /**
+     * Guarded by {@link #lock}: the slot each departed device last filled, by device name, for
+     * re-add (names, so that a removed device is not kept alive by the array).
+     */
+    private final Map<String, Integer> formerSlots = new HashMap<>();
     /** Guarded by {@link #lock}. */
     private int nextNumber;
     /** Non-null once some data has no readable copy left: the array is inactive for good. */
@@ -154,7 +157,7 @@ final class MemberSet {
         for (int i = 0; i < slots.length; i++) {
             if (slots[i] == m) {
                 slots[i] = null;
-                formerSlots.put(m.device(), i);
+                formerSlots.put(m.name(), i);
             }
             if (repl[i] == m) {
                 repl[i] = null;
@@ -208,7 +211,7 @@ final class MemberSet {
     void reAdd(BlockDevice device) {
         synchronized (lock) {
             refuseMember(device);
-            Integer slot = formerSlots.get(device);
+            Integer slot = formerSlots.get(device.name());
             if (slot == null) {
                 throw new MdStateException("device", device.name() + " was never a member of this array; add it instead");
             }
@@ -300,7 +303,7 @@ final class MemberSet {
                 repl[slot] = null;
                 table = new Table(slots, repl);
                 if (old != null) {
-                    formerSlots.put(old.device(), slot);
+                    formerSlots.put(old.name(), slot);
                     old.faulty("replaced by " + m.name());
                     faulty.add(old);
                 }
