@@ -244,47 +244,45 @@ final class MemberSet {
             if (lostReason != null || !level.redundant()) {
                 return null;
             }
-            Table t = table;
-            for (int i = 0; i < t.width(); i++) {
-                if (t.slots()[i] != null && t.slots()[i].state() == MemberState.REBUILDING) {
-                    return t.slots()[i];
-                }
+            Member m = rebuilding(table);
+            int empty = emptySlot(table);
+            if (m == null && empty >= 0 && !spares.isEmpty()) {
+                m = spares.removeFirst();
+                m.rebuildInto(empty, false);
+                Member[] slots = table.slots().clone();
+                slots[empty] = m;
+                table = new Table(slots, table.replacements());
             }
-            for (int i = 0; i < t.width(); i++) {
-                if (t.replacements()[i] != null && t.replacements()[i].state() == MemberState.REBUILDING) {
-                    return t.replacements()[i];
-                }
-            }
-            for (int i = 0; i < t.width(); i++) {
-                if (t.slots()[i] == null && !spares.isEmpty()) {
-                    Member m = spares.removeFirst();
-                    m.rebuildInto(i, false);
-                    Member[] slots = t.slots().clone();
-                    slots[i] = m;
-                    table = new Table(slots, t.replacements());
+            return m;
+        }
+    }
+
+    /** A member of {@code t} being rebuilt, in a slot or as a replacement; null if none. */
+    private static Member rebuilding(Table t) {
+        for (Member[] row : new Member[][] {t.slots(), t.replacements()}) {
+            for (Member m : row) {
+                if (m != null && m.state() == MemberState.REBUILDING) {
                     return m;
                 }
             }
-            return null;
         }
+        return null;
+    }
+
+    private static int emptySlot(Table t) {
+        for (int i = 0; i < t.width(); i++) {
+            if (t.slots()[i] == null) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** True if {@link #nextToRebuild} would find work: a rebuilding member, or a spare for an empty slot. */
     boolean rebuildPending() {
         synchronized (lock) {
-            if (lostReason != null || !level.redundant()) {
-                return false;
-            }
-            Table t = table;
-            for (int i = 0; i < t.width(); i++) {
-                Member m = t.slots()[i];
-                Member r = t.replacements()[i];
-                if ((m == null && !spares.isEmpty()) || (m != null && m.state() == MemberState.REBUILDING)
-                        || (r != null && r.state() == MemberState.REBUILDING)) {
-                    return true;
-                }
-            }
-            return false;
+            return lostReason == null && level.redundant()
+                    && (rebuilding(table) != null || (emptySlot(table) >= 0 && !spares.isEmpty()));
         }
     }
 

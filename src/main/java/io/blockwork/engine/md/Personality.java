@@ -26,6 +26,16 @@ sealed interface Personality permits Linear, Raid0, Mirrored {
     /** True if every block is readable from the in-sync members of {@code table}. */
     boolean survives(MemberSet.Table table);
 
+    /** The survival rule of levels without redundancy: every slot in sync. */
+    static boolean everySlotInSync(MemberSet.Table table) {
+        for (Member m : table.slots()) {
+            if (m == null || m.state() != MemberState.IN_SYNC) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The level-specific middle of the /proc/mdstat status line, e.g. {@code " 512K chunks 2 near-copies"}. */
     String mdstatGeometry();
 }

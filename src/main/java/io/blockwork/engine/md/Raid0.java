@@ -61,12 +61,7 @@ final class Raid0 implements Personality {
 
     @Override
     public boolean survives(MemberSet.Table table) {
-        for (Member m : table.slots()) {
-            if (m == null || m.state() != MemberState.IN_SYNC) {
-                return false;
-            }
-        }
-        return true;
+        return Personality.everySlotInSync(table);
     }
 
     @Override

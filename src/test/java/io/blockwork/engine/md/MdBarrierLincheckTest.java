@@ -102,8 +102,13 @@ class MdBarrierLincheckTest {
         }
     }
 
-    public static class Optimistic {
-        private final Harness h = new Harness(r -> Gate.of(new OptimisticBarrier(r)));
+    /** The operations Lincheck runs; subclasses pick the barrier. Resync windows come from one thread, as from the daemon. */
+    public abstract static class Operations {
+        private final Harness h;
+
+        Operations(Function<Consumer<Bio>, Gate> barrier) {
+            h = new Harness(barrier);
+        }
 
         @Operation
         public boolean io() {
@@ -116,45 +121,27 @@ class MdBarrierLincheckTest {
         }
     }
 
-    public static class Locked {
-        private final Harness h = new Harness(r -> Gate.of(new LockedBarrier(r)));
-
-        @Operation
-        public boolean io() {
-            return h.io();
-        }
-
-        @Operation(nonParallelGroup = "resync")
-        public boolean resync() {
-            return h.resync();
+    public static class Optimistic extends Operations {
+        public Optimistic() {
+            super(r -> Gate.of(new OptimisticBarrier(r)));
         }
     }
 
-    public static class Buckets {
-        private final Harness h = new Harness(r -> Gate.of(new BucketBarrier(r)));
-
-        @Operation
-        public boolean io() {
-            return h.io();
-        }
-
-        @Operation(nonParallelGroup = "resync")
-        public boolean resync() {
-            return h.resync();
+    public static class Locked extends Operations {
+        public Locked() {
+            super(r -> Gate.of(new LockedBarrier(r)));
         }
     }
 
-    public static class NoRecheck {
-        private final Harness h = new Harness(r -> new BrokenOptimisticBarrier(r, false, true));
-
-        @Operation
-        public boolean io() {
-            return h.io();
+    public static class Buckets extends Operations {
+        public Buckets() {
+            super(r -> Gate.of(new BucketBarrier(r)));
         }
+    }
 
-        @Operation(nonParallelGroup = "resync")
-        public boolean resync() {
-            return h.resync();
+    public static class NoRecheck extends Operations {
+        public NoRecheck() {
+            super(r -> new BrokenOptimisticBarrier(r, false, true));
         }
     }
 
