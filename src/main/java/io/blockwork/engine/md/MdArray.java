@@ -96,14 +96,17 @@ public final class MdArray extends AbstractBlockDevice {
      * {@code mdadm --assemble} of an existing array: {@code slots} in slot order with null for a
      * missing member (redundant levels only), plus spares. No resync. {@code memberBytes} is the
      * array's earlier {@link MdDetail#usedDevSizeBytes()} (0 to compute it from the members).
-     * Missing members leave the array degraded, or inactive with the reason in its detail.
+     * Missing members leave the array degraded, or inactive with the reason in its detail (an
+     * inactive array takes no spares; they stay free).
      */
     public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
                                    List<? extends BlockDevice> spares, long memberBytes) {
         checkMembers(spec.level(), slots, true);
         MdArray array = new MdArray(spec, slots, memberBytes, true);
-        for (BlockDevice spare : spares) {
-            array.add(spare);
+        if (array.inactiveReason() == null) {
+            for (BlockDevice spare : spares) {
+                array.add(spare);
+            }
         }
         array.startDaemon();
         return array;
@@ -256,8 +259,8 @@ public final class MdArray extends AbstractBlockDevice {
     public void sync(String action) {
         SyncDaemon d = requireDaemon();
         switch (action == null ? "" : action.toLowerCase(Locale.ROOT)) {
-            case "check" -> d.request(SyncAction.CHECK);
-            case "repair" -> d.request(SyncAction.REPAIR);
+            case "check" -> d.request(SyncAction.CHECK, inactiveReason());
+            case "repair" -> d.request(SyncAction.REPAIR, inactiveReason());
             case "idle" -> d.abortScrub();
             case "pause", "frozen" -> d.pause();
             case "resume" -> d.resume();

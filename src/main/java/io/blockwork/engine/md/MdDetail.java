@@ -35,11 +35,12 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
      * @param number md's device number (order of joining); -1 for an empty slot
      * @param raidDevice the slot, or -1 for spares and failed members
      * @param device the device's name; null for an empty slot
+     * @param role what the member is for
      * @param replacement true for a member rebuilding beside another ({@code --replace})
      * @param rebuiltBytes how much of a rebuilding member is done
      * @param faultReason why a failed member failed
      */
-    public record MemberDetail(int number, int raidDevice, String device, MemberState state, boolean replacement,
+    public record MemberDetail(int number, int raidDevice, String device, MemberRole role, MemberState state, boolean replacement,
                                long rebuiltBytes, String faultReason) {
         /** mdadm's words for the State column ("active sync", "spare rebuilding", "faulty", "removed"). */
         public String stateText() {
@@ -61,7 +62,7 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         for (int i = 0; i < t.width(); i++) {
             Member m = t.slots()[i];
             if (m == null) {
-                rows.add(new MemberDetail(-1, i, null, MemberState.REMOVED, false, 0, null));
+                rows.add(new MemberDetail(-1, i, null, MemberRole.NONE, MemberState.REMOVED, false, 0, null));
             } else {
                 rows.add(row(m));
                 active += m.state() == MemberState.IN_SYNC ? 1 : 0;
@@ -112,7 +113,10 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
 
     private static MemberDetail row(Member m) {
         long rebuilt = m.state() == MemberState.REBUILDING ? m.rebuilt() : 0;
-        return new MemberDetail(m.number(), m.state() == MemberState.IN_SYNC || m.state() == MemberState.REBUILDING ? m.slot() : -1,
-                m.name(), m.state(), m.replacement(), rebuilt, m.faultReason());
+        boolean inSlot = m.state() == MemberState.IN_SYNC || m.state() == MemberState.REBUILDING;
+        MemberRole role = m.state() == MemberState.SPARE ? MemberRole.SPARE
+                : !inSlot ? MemberRole.NONE : m.replacement() ? MemberRole.REPLACEMENT : MemberRole.ACTIVE;
+        return new MemberDetail(m.number(), inSlot ? m.slot() : -1, m.name(), role, m.state(), m.replacement(), rebuilt,
+                m.faultReason());
     }
 }

@@ -82,6 +82,11 @@ final class Member {
         state = MemberState.REBUILDING;
     }
 
+    /** A replacement whose slot lost its member fills the slot itself. */
+    void promote() {
+        replacement = false;
+    }
+
     void inSync() {
         rebuilt = Long.MAX_VALUE;
         replacement = false;

@@ -156,7 +156,12 @@ final class MemberSet {
         Member[] repl = t.replacements().clone();
         for (int i = 0; i < slots.length; i++) {
             if (slots[i] == m) {
-                slots[i] = null;
+                // A replacement being rebuilt for this slot takes it over, still rebuilding (as in md).
+                slots[i] = repl[i];
+                repl[i] = null;
+                if (slots[i] != null) {
+                    slots[i].promote();
+                }
                 formerSlots.put(m.name(), i);
             }
             if (repl[i] == m) {

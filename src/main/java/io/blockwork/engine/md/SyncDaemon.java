@@ -87,7 +87,11 @@ final class SyncDaemon {
 
     /* ---- Control ---- */
 
-    synchronized void request(SyncAction action) {
+    /** Starts a check or repair; {@code inactive} is why the array serves no I/O, or null. */
+    synchronized void request(SyncAction action, String inactive) {
+        if (inactive != null) {
+            throw new MdStateException("action", "cannot start " + action.label() + ": the array is inactive (" + inactive + ")");
+        }
         SyncStatus s = status;
         if (s.action() != SyncAction.IDLE || requested != null) {
             SyncAction busy = requested != null ? requested : s.action();

@@ -83,6 +83,12 @@ class MdArraysTest {
         MemorySegment buf = MemorySegment.ofArray(new byte[4096]);
         assertThat(SyncIo.execute(a, BioOp.READ, 0, 4096, BioFlags.NONE, buf)).isEqualTo(IoStatus.IO_ERROR);
         assertThatThrownBy(() -> arrays.add("md0", "e")).isInstanceOf(MdStateException.class).hasMessageStartingWith("device: ");
+        assertThatThrownBy(() -> a.sync("check")).isInstanceOf(MdStateException.class).hasMessageStartingWith("action: ");
+        arrays.stop("md0");
+        // Spares offered to an array that cannot run stay free.
+        MdArray again = arrays.assemble(spec, Arrays.asList(null, null, "c", "d"), List.of("e"), 0);
+        assertThat(again.detail().spareDevices()).isZero();
+        assertThat(arrays.holderOf(devices.get("e"))).isNull();
     }
 
     @Test

@@ -181,6 +181,8 @@ class MdManagementTest {
         arrays.add("md0", "s");
         assertThat(stateOf(r1, "s")).isEqualTo(MemberState.SPARE);
         assertThat(r1.detail().spareDevices()).isEqualTo(1);
+        assertThat(r1.detail().members()).extracting(MdDetail.MemberDetail::role)
+                .containsExactly(MemberRole.ACTIVE, MemberRole.ACTIVE, MemberRole.SPARE);
 
         SyncIo.write(r1, 0, random(2, 64 * 1024));
         r1.fail("a");
@@ -205,6 +207,8 @@ class MdManagementTest {
         MemorySegment data = random(3, (int) MIB);
         SyncIo.write(r10, 0, data);
         arrays.replace("md0", "b", "new");
+        assertThat(r10.detail().members()).filteredOn(m -> "new".equals(m.device())).singleElement()
+                .satisfies(m -> assertThat(m.role()).isIn(MemberRole.REPLACEMENT, MemberRole.ACTIVE));
         await().atMost(Duration.ofSeconds(30)).until(() -> stateOf(r10, "new") == MemberState.IN_SYNC);
         MdDetail d = r10.detail();
         assertThat(d.members()).filteredOn(m -> "new".equals(m.device())).singleElement()
@@ -216,6 +220,27 @@ class MdManagementTest {
         // With a and new left of the first mirror pair, a can go and the data stays.
         r10.fail("a");
         assertThat(read(r10, 0, data.byteSize()).mismatch(data)).isEqualTo(-1L);
+    }
+
+    @Test
+    void aReplacementTakesOverTheSlotWhenItsMemberFailsMidway() {
+        for (String n : List.of("a", "b", "new")) {
+            disk(n, 16 * MIB);
+        }
+        MdArray r1 = create(MdArraySpec.of("md0", MdLevel.RAID1), "a", "b");
+        MemorySegment data = random(8, (int) (4 * MIB));
+        SyncIo.write(r1, 0, data);
+        r1.sync("pause");
+        arrays.replace("md0", "b", "new");
+        r1.fail("b");
+        MdDetail d = r1.detail();
+        assertThat(d.members().get(1).device()).isEqualTo("new");
+        assertThat(d.members().get(1).role()).isEqualTo(MemberRole.ACTIVE);
+        assertThat(d.members().get(1).state()).isEqualTo(MemberState.REBUILDING);
+        r1.sync("resume");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stateOf(r1, "new") == MemberState.IN_SYNC);
+        r1.fail("a");
+        assertThat(read(r1, 0, data.byteSize()).mismatch(data)).isEqualTo(-1L);
     }
 
     @Test
