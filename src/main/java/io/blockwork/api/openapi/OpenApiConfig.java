@@ -49,7 +49,7 @@ class OpenApiConfig {
     OpenAPI blockworkOpenApi() {
         return new OpenAPI()
                 .info(new Info().title("Blockwork API").version("v1")
-                        .description("Userspace block devices managed over HTTP: disks, and every block device's "
+                        .description("Userspace block devices managed over HTTP: disks, device-mapper devices, and every block device's "
                                 + "data. Errors are RFC 9457 application/problem+json with a stable `code`; "
                                 + "see /problems. Sizes are bytes; requests also accept strings with binary units."))
                 .servers(List.of(new Server().url("/")))
@@ -59,7 +59,7 @@ class OpenApiConfig {
     }
 
     /** Tags in reading order rather than discovery order. */
-    private static final List<String> TAG_ORDER = List.of("Disks", "Devices", "Device I/O", "System", "Problems");
+    private static final List<String> TAG_ORDER = List.of("Disks", "Device-mapper", "Devices", "Device I/O", "System", "Problems");
 
     /** Every operation can fail with a problem body; say so once, for all of them. */
     @Bean

@@ -35,6 +35,13 @@ public enum Problem {
             "The object exists but its kind or configuration does not support this operation."),
     CONFLICT("conflict", 409, "Conflict",
             "The request conflicts with the current state of the object."),
+    // device-mapper
+    INVALID_TABLE("invalid-table", 400, "Invalid device-mapper table",
+            "The table was refused: `line` names the line of the text (or the target's position in a list) and `detail` says why. Nothing was changed."),
+    INVALID_STATE("invalid-state", 409, "Not in this state",
+            "The operation does not fit the object's current state (resume of an active device with no table loaded, suspend of a suspended one); `detail` says which."),
+    MESSAGE_REFUSED("message-refused", 409, "Message refused",
+            "No target covers the sector, or the target there does not take that message."),
     PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large",
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
