@@ -142,11 +142,13 @@ class DmController {
 
     @DeleteMapping("/{name}")
     @Operation(summary = "Remove a mapped device", description = "dmsetup remove: refused with 409 device-busy while "
-            + "it is open or used by another object, unless force=true, which swaps in an error table (so users fail "
-            + "instead of hanging) and removes it anyway.")
+            + "it is open or used by another object. With force=true its NBD exports are removed with it (their "
+            + "clients are disconnected) and an error table is swapped in first, so I/O still coming fails instead of "
+            + "hanging; mapped devices or arrays built on it still refuse it.")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void deleteDm(@PathVariable String name,
-                @Parameter(description = "Remove even while in use") @RequestParam(defaultValue = "false") boolean force) {
+                  @Parameter(description = "Also remove its exports; swap in an error table first")
+                  @RequestParam(defaultValue = "false") boolean force) {
         dm.delete(name, force);
     }
 }

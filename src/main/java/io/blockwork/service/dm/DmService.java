@@ -17,6 +17,7 @@ import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.ForcedRemoval;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.service.problem.Problem;
@@ -53,14 +54,17 @@ public class DmService {
     private final DeviceRegistry registry;
     private final ManagementOperations management;
     private final DmHolds holds;
+    private final ForcedRemoval forcedRemoval;
     private final Duration suspendTimeout;
 
     public DmService(DmDeviceRepository repository, DeviceRegistry registry, ManagementOperations management,
-                     DmHolds holds, @Value("${blockwork.dm.suspend-timeout:30s}") Duration suspendTimeout) {
+                     DmHolds holds, ForcedRemoval forcedRemoval,
+                     @Value("${blockwork.dm.suspend-timeout:30s}") Duration suspendTimeout) {
         this.repository = repository;
         this.registry = registry;
         this.management = management;
         this.holds = holds;
+        this.forcedRemoval = forcedRemoval;
         this.suspendTimeout = suspendTimeout;
     }
 
@@ -222,24 +226,23 @@ public class DmService {
     }
 
     /**
-     * Removes a device ({@code dmsetup remove}). Refused while other objects use it or it is open,
-     * unless forced: then its holders lose it and an error table is swapped in, so their I/O fails
-     * instead of hanging; its name and record go at once, and the engine object once nothing has
-     * it open.
+     * Removes a device ({@code dmsetup remove}). Refused while it is open or other objects use it.
+     * With {@code force}, its NBD exports are removed with it ({@link ForcedRemoval}; devices and
+     * arrays built on it still refuse it), and an error table is swapped in before the removal,
+     * so I/O still coming (held by a suspend, or in flight) fails instead of hanging.
      */
     public void delete(String name, boolean force) {
         management.run(changes -> {
             DmDeviceRecord record = record(name);
-            RegisteredDevice entry = registry.require(name);
-            MappedDevice d = entry.device() instanceof MappedDevice m ? m : null;
-            if (!force && entry.holders().isEmpty() && d != null && d.info().openCount() > 0) {
+            RegisteredDevice current = registry.require(name);
+            MappedDevice d = current.device() instanceof MappedDevice m ? m : null;
+            if (force) {
+                forcedRemoval.dropHolders(name, changes);
+            } else if (current.holders().isEmpty() && d != null && d.info().openCount() > 0) {
                 throw new ProblemException(Problem.DEVICE_BUSY, "dm device " + name + " is open (open count "
                         + d.info().openCount() + ")").with("openCount", d.info().openCount());
             }
-            if (force) {
-                entry.holders().forEach(h -> registry.release(name, h));
-            }
-            registry.unregister(name);
+            RegisteredDevice entry = registry.unregister(name);
             changes.undoOnRollback(() -> registry.reinstate(entry));
             if (d != null) {
                 holds.update(name, holds.uses(d).keySet(), Set.of(), changes);
@@ -257,11 +260,7 @@ public class DmService {
                     if (force) {
                         d.replaceWithErrorTable();
                     }
-                    // Still open (a table above uses it): it stays an error device, holding nothing,
-                    // until its users let go, as a kernel device removed with --force while open.
-                    if (d.info().openCount() == 0) {
-                        d.remove();
-                    }
+                    d.remove();
                 });
             }
         });

@@ -310,24 +310,50 @@ class DmApiTest {
     }
 
     @Test
-    void deleteIsRefusedWhileAnotherDeviceUsesItUnlessForced() throws Exception {
+    void deleteIsRefusedWhileAnotherDeviceUsesItEvenForced() throws Exception {
         disk("dma-f-d1", "1MiB");
         mvc.perform(createDm("dma-f-low", "0 2048 linear dma-f-d1 0")).andExpect(status().isCreated());
         mvc.perform(createDm("dma-f-up", "0 2048 linear dma-f-low 0")).andExpect(status().isCreated());
         mvc.perform(dmDelete("dma-f-low"))
                 .andExpect(problem(409, "device-busy"))
                 .andExpect(jsonPath("$.holders[0]").value("dm dma-f-up"));
-        mvc.perform(dmGet("dma-f-low")).andExpect(jsonPath("$.info.state").value("active"));
+        // force removes exports, not the devices built on it
+        mvc.perform(dmDelete("dma-f-low").param("force", "true"))
+                .andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.holders[0]").value("dm dma-f-up"));
+        mvc.perform(dmGet("dma-f-low"))
+                .andExpect(jsonPath("$.info.state").value("active"))
+                .andExpect(jsonPath("$.info.openCount").value(1))
+                .andExpect(jsonPath("$.table").value("0 2048 linear dma-f-d1 0\n"));
         // a disk under a mapped device is held too
         mvc.perform(delete("/api/v1/disks/dma-f-d1").with(admin()))
                 .andExpect(problem(409, "device-busy")).andExpect(jsonPath("$.holders[0]").value("dm dma-f-low"));
+        mvc.perform(readData("dma-f-up", 0, 4096)).andExpect(status().isOk());
 
-        mvc.perform(dmDelete("dma-f-low").param("force", "true")).andExpect(status().isNoContent());
-        mvc.perform(get("/api/v1/devices/dma-f-low").with(admin())).andExpect(problem(404, "not-found"));
-        mvc.perform(get("/api/v1/devices/dma-f-d1").with(admin())).andExpect(jsonPath("$.holders.length()").value(0));
-        // the device above fails its I/O instead of hanging
-        mvc.perform(readData("dma-f-up", 0, 4096)).andExpect(problem(500, "io-error"));
         mvc.perform(dmDelete("dma-f-up")).andExpect(status().isNoContent());
+        mvc.perform(dmGet("dma-f-low")).andExpect(jsonPath("$.info.openCount").value(0));
+        mvc.perform(dmDelete("dma-f-low")).andExpect(status().isNoContent());
+        mvc.perform(get("/api/v1/devices/dma-f-d1").with(admin())).andExpect(jsonPath("$.holders.length()").value(0));
+    }
+
+    @Test
+    void forcedDeleteRemovesTheExportsOfASuspendedDevice() throws Exception {
+        disk("dma-x-d1", "1MiB");
+        mvc.perform(createDm("dma-x", "0 2048 linear dma-x-d1 0")).andExpect(status().isCreated());
+        mvc.perform(post("/api/v1/exports").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"device\":\"dma-x\"}"))
+                .andExpect(status().isCreated());
+        mvc.perform(dmPost("dma-x", "suspend")).andExpect(status().isOk());
+        mvc.perform(dmDelete("dma-x"))
+                .andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.holders[0]").value("export dma-x"));
+        mvc.perform(dmPost("dma-x", "rename", "{\"newName\":\"dma-x2\"}"))
+                .andExpect(problem(409, "device-busy"));
+
+        mvc.perform(dmDelete("dma-x").param("force", "true")).andExpect(status().isNoContent());
+        mvc.perform(get("/api/v1/exports/dma-x").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(get("/api/v1/devices/dma-x").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(get("/api/v1/devices/dma-x-d1").with(admin())).andExpect(jsonPath("$.holders.length()").value(0));
     }
 
     @Test

@@ -2,11 +2,14 @@ package io.blockwork.service.dm;
 
 import static io.blockwork.support.DmRequests.createDm;
 import static io.blockwork.support.Problems.problem;
+import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.memoryDisk;
 import static io.blockwork.support.Requests.readData;
 import static io.blockwork.support.Requests.writeData;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -21,6 +24,7 @@ import java.util.Random;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.web.servlet.MockMvc;
 
@@ -165,7 +169,11 @@ class DmConsistencyTest {
     void deleteIsUndone() throws Exception {
         stack("dmc-de");
         rolledBack("dmc-de", () -> dm.delete("dmc-de-up", false));
-        rolledBack("dmc-de", () -> dm.delete("dmc-de-low", true));
+        mvc.perform(post("/api/v1/exports").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                .content("{\"device\":\"dmc-de-up\"}")).andExpect(status().isCreated());
+        rolledBack("dmc-de", () -> dm.delete("dmc-de-up", true));
+        assertThat(state("dmc-de")).contains("dmc-de-up DM holders=export dmc-de-up live=");
+        mvc.perform(get("/api/v1/exports/dmc-de-up").with(admin())).andExpect(status().isOk());
         assertServesIo("dmc-de-up");
     }
 }
