@@ -35,13 +35,16 @@ final class ArrayBodies {
             @Schema(description = "raid10 only: n2 (default), f2, o2, n3, ... or md's number (258, \"0x102\")",
                     example = "n2")
             String layout,
-            @Valid Strategies strategies,
+            @Valid ArrayStrategies strategies,
             @Schema(description = "Resync/recovery speed, per second (default md's 1000KiB..200000KiB)")
-            @Valid SpeedLimits speedLimits) {
+            @Valid ArraySpeedLimits speedLimits,
+            @Schema(description = "Skip the initial resync (mdadm's --assume-clean): only when the members already "
+                    + "agree, e.g. new memory disks, which are all zeros. Default false")
+            Boolean assumeClean) {
     }
 
     @Schema(description = "The seeds' strategies, fixed at creation")
-    record Strategies(
+    record ArrayStrategies(
             @Schema(description = "fanout (default): a flush goes to every member at once; serial: one array flush "
                     + "at a time (before seed 000)", allowableValues = {"fanout", "serial"})
             String flush,
@@ -52,13 +55,13 @@ final class ArrayBodies {
 
     @Schema(description = "md's speed_limit_min/max: bytes per second, or strings with binary units (\"1MiB\"). "
             + "The daemon never goes above max, and holds back to min while the array serves other I/O.")
-    record SpeedLimits(
+    record ArraySpeedLimits(
             @Schema(example = "1MiB") ByteSize min,
             @Schema(example = "200MiB") ByteSize max) {
     }
 
     @Schema(description = "A device joining the array")
-    record AddMember(
+    record AddArrayMember(
             @Schema(description = "An active, unused block device", example = "d5")
             @NotNull
             String device,
@@ -71,7 +74,7 @@ final class ArrayBodies {
     }
 
     @Schema(description = "A sync action (md's sync_action)")
-    record SyncRequest(
+    record ArraySyncRequest(
             @Schema(description = "check: scrub and count mismatches; repair: scrub and rewrite them; idle: end a "
                     + "check or repair; pause: hold resync/recovery/check where it is; resume: continue",
                     allowableValues = {"check", "repair", "idle", "pause", "resume"})
@@ -101,25 +104,25 @@ final class ArrayBodies {
             @Schema(description = "Why the array serves no I/O") String inactiveReason,
             @Schema(description = "Every slot (empty ones as removed), replacements, spares, failed members, then "
                     + "stored members the live array does not have (failed or missing at the last start)")
-            List<Member> members,
+            List<ArrayMember> members,
             @Schema(description = "Names of the spares") List<String> spares,
-            @Schema(description = "The sync daemon; absent for levels without redundancy") Sync sync,
+            @Schema(description = "The sync daemon; absent for levels without redundancy") ArraySync sync,
             @Schema(description = "md's last_sync_action", allowableValues = {"idle", "resync", "recover", "check", "repair"})
             String lastSyncAction,
             @Schema(description = "md's mismatch_cnt: 512-byte sectors found differing by the last resync, check or repair")
             Long mismatchCount,
             @Schema(description = "True until the initial resync has finished") boolean resyncPending,
-            Strategies strategies,
-            @Schema(description = "Bytes per second") SpeedLimitsOut speedLimits,
+            ArrayStrategies strategies,
+            @Schema(description = "Bytes per second") ArraySpeedLimitsView speedLimits,
             @Schema(description = "Assembly state: desired and actual, with the reason when the array is not assembled")
             ObjectState state,
             Instant createdAt) {
     }
 
-    record SpeedLimitsOut(long min, long max) {
+    record ArraySpeedLimitsView(long min, long max) {
     }
 
-    record Member(
+    record ArrayMember(
             @Schema(description = "md's device number (order of joining); -1 for an empty slot or a member the live "
                     + "array does not have") int number,
             @Schema(description = "The raid slot it fills (or filled, for a failed or missing one); -1 for spares") int slot,
@@ -132,7 +135,7 @@ final class ArrayBodies {
             @Schema(description = "Why a faulty or missing member is out") String faultReason) {
     }
 
-    record Sync(
+    record ArraySync(
             @Schema(allowableValues = {"idle", "resync", "recover", "check", "repair"}) String action,
             @Schema(description = "Held by a pause request") boolean paused,
             @Schema(description = "0-100") double percent,

@@ -18,7 +18,7 @@ class MdStatController {
     }
 
     @GetMapping(path = "/api/v1/mdstat", produces = MediaType.TEXT_PLAIN_VALUE)
-    @Operation(summary = "Every assembled array in /proc/mdstat's format",
+    @Operation(operationId = "mdstat", summary = "Every assembled array in /proc/mdstat's format",
             description = "As md prints it, progress bar included, so tools that parse /proc/mdstat can parse it.")
     String mdstat() {
         return arrays.mdstat();

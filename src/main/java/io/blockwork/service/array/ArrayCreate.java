@@ -10,10 +10,11 @@ import java.util.List;
  * @param spares device names added as spares once the array exists
  * @param speedMinBytes resync/recovery floor in bytes per second (md's speed_limit_min)
  * @param speedMaxBytes resync/recovery ceiling in bytes per second (md's speed_limit_max)
+ * @param assumeClean skip the initial resync (mdadm's {@code --assume-clean}): the members already agree
  */
 public record ArrayCreate(String name, String level, List<String> members, List<String> spares, Long chunkBytes,
                           String layout, String flushStrategy, String barrierStrategy, Long speedMinBytes,
-                          Long speedMaxBytes) {
+                          Long speedMaxBytes, boolean assumeClean) {
 
     public ArrayCreate {
         members = members == null ? List.of() : List.copyOf(members);

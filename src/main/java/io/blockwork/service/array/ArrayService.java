@@ -80,7 +80,7 @@ public class ArrayService {
         MdArraySpec spec = MdErrors.call(() -> MdArraySpec.parse(c.name(), c.level(), c.chunkBytes(), c.layout(),
                 c.flushStrategy(), c.barrierStrategy()));
         SpeedLimits speed = speedLimits(c.speedMinBytes(), c.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
-        MdArraySpec withSpeed = spec.withSpeed(speed);
+        MdArraySpec withSpeed = spec.withSpeed(speed).withAssumeClean(c.assumeClean());
         return management.apply(changes -> {
             registry.requireFree(c.name());
             Map<String, String> seen = new HashMap<>();
