@@ -109,6 +109,7 @@ class ArrayRestorer implements RestorableSource {
             }
         }
         MdArray array = build(record, spec, Arrays.asList(slots), spares, missing);
+        recorder.watch(array);
         try {
             String inactive = array.inactiveReason();
             if (inactive != null) {
@@ -129,7 +130,6 @@ class ArrayRestorer implements RestorableSource {
         }
         registry.register(name, DeviceKind.ARRAY, array);
         claimMembers(record);
-        recorder.watch(array);
     }
 
     private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,

@@ -92,6 +92,8 @@ public class ArrayService {
             }
             MdArray array = MdErrors.call(() -> arrays.create(withSpeed, c.members()));
             changes.undoOnRollback(() -> arrays.stop(c.name()));
+            // watched before the rows are written: a change in between is in the rows or queued after them
+            recorder.watch(array);
             for (int i = 0; i < c.spares().size(); i++) {
                 String spare = c.spares().get(i);
                 MdErrors.run(() -> arrays.add(c.name(), spare), MdErrors.rename("device", "spares[" + i + "]"));
@@ -110,9 +112,7 @@ public class ArrayService {
                     array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
             record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
             MemberRows.write(record, array, this::kindOf);
-            ArrayRecord saved = save(record);
-            recorder.watch(array);
-            return view(saved);
+            return view(save(record));
         });
     }
 
@@ -176,9 +176,7 @@ public class ArrayService {
             } else {
                 MdErrors.run(() -> arrays.replace(name, replaces, device), MdErrors.rename("member", "replaces"));
             }
-            changes.undoOnRollback(() -> detach(array, device));
-            claim(device, holder(name), changes);
-            return write(record, array);
+            return joined(record, array, device, changes);
         });
     }
 
@@ -248,9 +246,7 @@ public class ArrayService {
             } else {
                 MdErrors.run(() -> arrays.reAdd(name, member), MdErrors.rename("device", "member"));
             }
-            changes.undoOnRollback(() -> detach(array, member));
-            claim(member, holder(name), changes);
-            return write(record, array);
+            return joined(record, array, member, changes);
         });
     }
 
@@ -359,6 +355,13 @@ public class ArrayService {
         if (state != MemberState.REMOVED) {
             array.remove(device);
         }
+    }
+
+    /** After {@code device} joined the live array: the undo, the array's claim on it, the rows. */
+    private ArrayView joined(ArrayRecord record, MdArray array, String device, EngineChanges changes) {
+        changes.undoOnRollback(() -> detach(array, device));
+        claim(device, holder(record.getName()), changes);
+        return write(record, array);
     }
 
     private void claim(String device, Holder holder, EngineChanges changes) {
