@@ -59,7 +59,7 @@ class OpenApiConfig {
     }
 
     /** Tags in reading order rather than discovery order. */
-    private static final List<String> TAG_ORDER = List.of("Disks", "Device-mapper", "Devices", "Device I/O", "System", "Problems");
+    private static final List<String> TAG_ORDER = List.of("Disks", "Device-mapper", "Pools", "Volumes", "Devices", "Device I/O", "System", "Problems");
 
     /** Every operation can fail with a problem body; say so once, for all of them. */
     @Bean
