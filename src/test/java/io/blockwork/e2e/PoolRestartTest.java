@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
 import io.blockwork.support.TempDataDir;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -46,10 +41,10 @@ class PoolRestartTest {
             assertThat(first.postJson(VG + "/volumes", "{\"name\":\"a\",\"size\":\"1MiB\"}").statusCode()).isEqualTo(201);
             assertThat(first.postJson(VG + "/volumes", "{\"name\":\"b\",\"size\":\"512KiB\"}").statusCode()).isEqualTo(201);
             // b follows a, so a grows into a second segment
-            HttpResponse<String> grown = send(first, "PATCH", VG + "/volumes/a", "{\"size\":\"+1MiB\"}");
+            HttpResponse<String> grown = patch(first, VG + "/volumes/a", "{\"size\":\"+1MiB\"}");
             assertThat(grown.statusCode()).isEqualTo(200);
             assertThat(grown.body()).contains("\"segmentCount\":2");
-            assertThat(send(first, "PATCH", VG + "/volumes/b", "{\"name\":\"c\"}").statusCode()).isEqualTo(200);
+            assertThat(patch(first, VG + "/volumes/b", "{\"name\":\"c\"}").statusCode()).isEqualTo(200);
             assertThat(first.put("/api/v1/devices/a/data?offset=0", a).statusCode()).isEqualTo(204);
             assertThat(first.put("/api/v1/devices/c/data?offset=0", c).statusCode()).isEqualTo(204);
             assertThat(first.post("/api/v1/devices/a/flush").statusCode()).isEqualTo(204);
@@ -81,7 +76,7 @@ class PoolRestartTest {
             assertThat(second.get("/api/v1/exports/a").body()).contains("\"sizeBytes\":" + (2 * MIB));
 
             // and it keeps working: grow a again, into the space after c
-            HttpResponse<String> grown = send(second, "PATCH", VG + "/volumes/a", "{\"size\":\"3MiB\"}");
+            HttpResponse<String> grown = patch(second, VG + "/volumes/a", "{\"size\":\"3MiB\"}");
             assertThat(grown.statusCode()).isEqualTo(200);
             assertThat(second.getBytes("/api/v1/devices/a/data?offset=0&length=" + a.length).body()).isEqualTo(a);
         }
@@ -137,15 +132,7 @@ class PoolRestartTest {
         return b;
     }
 
-    private static HttpResponse<String> send(ServiceClient client, String method, String path, String json)
-            throws Exception {
-        try (HttpClient http = HttpClient.newHttpClient()) {
-            String auth = "Basic " + Base64.getEncoder().encodeToString(
-                    ("admin:" + TempDataDir.ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8));
-            return http.send(HttpRequest.newBuilder(URI.create(client.baseUrl() + path)).header("Authorization", auth)
-                            .header("Content-Type", "application/json")
-                            .method(method, HttpRequest.BodyPublishers.ofString(json)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
+    private static HttpResponse<String> patch(ServiceClient client, String path, String json) throws Exception {
+        return client.send("PATCH", path, "application/json", json);
     }
 }

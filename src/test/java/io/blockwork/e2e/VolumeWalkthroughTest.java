@@ -25,12 +25,15 @@ class VolumeWalkthroughTest {
 
     /**
      * TODO(arrays): the arrays API is not on this branch yet. Until it is merged, the walkthrough's
-     * raid10 array is replaced by a disk of the array's name and size; remove this substitution
-     * (and {@link #ARRAY_STANDIN}) once {@code POST /api/v1/arrays} exists.
+     * raid10 array is replaced by a disk of the array's name and size (created and deleted in its
+     * place); remove these two substitutions once {@code /api/v1/arrays} exists.
      */
-    private static final String ARRAY_REQUEST =
+    private static final String ARRAY_CREATE =
             "-d '{\"name\":\"md0\",\"level\":\"raid10\",\"members\":[\"d1\",\"d2\",\"d3\",\"d4\"]}' \"$API/arrays\"";
-    private static final String ARRAY_STANDIN = "-d '{\"name\":\"md0\",\"type\":\"memory\",\"size\":\"512MiB\"}' \"$API/disks\"";
+    private static final String ARRAY_CREATE_STANDIN =
+            "-d '{\"name\":\"md0\",\"type\":\"memory\",\"size\":\"512MiB\"}' \"$API/disks\"";
+    private static final String ARRAY_DELETE = "-X DELETE \"$API/arrays/md0\"";
+    private static final String ARRAY_DELETE_STANDIN = "-X DELETE \"$API/disks/md0\"";
 
     @TempDir
     Path scratch;
@@ -47,7 +50,8 @@ class VolumeWalkthroughTest {
     @Test
     void theReadmeWalkthroughRunsAsWritten() throws Exception {
         String script = walkthrough();
-        assertThat(script).contains(ARRAY_REQUEST, "http://127.0.0.1:8080/api/v1", "nbd://127.0.0.1:10809/vol0");
+        assertThat(script).contains(ARRAY_CREATE, ARRAY_DELETE, "http://127.0.0.1:8080/api/v1",
+                "nbd://127.0.0.1:10809/vol0");
         for (String tool : new String[] {"bash", "curl", "head", "cmp", "qemu-img"}) {
             ExternalTool.require(tool);
         }
@@ -55,7 +59,8 @@ class VolumeWalkthroughTest {
         try (RunningService running = RunningService.start(TempDataDir.newDataDir())) {
             ServiceClient api = running.client();
             int nbdPort = JsonPath.read(api.get("/api/v1/system").body(), "$.nbd.port");
-            String runnable = script.replace(ARRAY_REQUEST, ARRAY_STANDIN)
+            String runnable = script.replace(ARRAY_CREATE, ARRAY_CREATE_STANDIN)
+                    .replace(ARRAY_DELETE, ARRAY_DELETE_STANDIN)
                     .replace("http://127.0.0.1:8080", api.baseUrl())
                     .replace("127.0.0.1:10809", "127.0.0.1:" + nbdPort)
                     .replace("/tmp/", scratch + "/");
@@ -82,6 +87,7 @@ class VolumeWalkthroughTest {
             // the clean-up at its end left nothing behind
             assertThat(api.get("/api/v1/pools").body()).isEqualTo("[]");
             assertThat(api.get("/api/v1/exports").body()).isEqualTo("[]");
+            assertThat(api.get("/api/v1/devices").body()).isEqualTo("[]");
         }
     }
 }
