@@ -42,6 +42,13 @@ public enum Problem {
             "The operation does not fit the object's current state (resume of an active device with no table loaded, suspend of a suspended one); `detail` says which."),
     MESSAGE_REFUSED("message-refused", 409, "Message refused",
             "No target covers the sector, or the target there does not take that message."),
+    // pools and volumes
+    INSUFFICIENT_SPACE("insufficient-space", 409, "Not enough free space",
+            "The pool has fewer free extents than the volume needs; `detail` and `freeBytes`, `freeExtents`, `extentSizeBytes`, `neededExtents` say how much is free and how much was asked for. Nothing was allocated."),
+    SHRINK_NOT_CONFIRMED("shrink-not-confirmed", 409, "Shrink not confirmed",
+            "The new size is smaller than the volume: the data past the new end would be lost. Send the same request with `\"allowShrink\": true` to confirm."),
+    POOL_NOT_EMPTY("pool-not-empty", 409, "Pool not empty",
+            "The pool still has volumes (see `volumes`); delete them first."),
     PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large",
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
