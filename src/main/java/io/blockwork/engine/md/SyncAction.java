@@ -1,24 +1,16 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.block.Labelled;
+
 /** What the sync daemon is doing, with md's {@code sync_action} names. */
-public enum SyncAction {
-    IDLE("idle"),
+public enum SyncAction implements Labelled {
+    IDLE,
     /** Making a new (or uncleanly stopped) array's copies agree. */
-    RESYNC("resync"),
+    RESYNC,
     /** Rebuilding a spare or replacement from the other copies. */
-    RECOVER("recover"),
+    RECOVER,
     /** Scrub: read every copy and count mismatches, change nothing. */
-    CHECK("check"),
+    CHECK,
     /** Scrub and rewrite copies that differ from the first. */
-    REPAIR("repair");
-
-    private final String label;
-
-    SyncAction(String label) {
-        this.label = label;
-    }
-
-    public String label() {
-        return label;
-    }
+    REPAIR;
 }
