@@ -15,6 +15,9 @@ import io.blockwork.engine.workload.WorkloadSpec;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Issue 5's benchmark, seed 002: a 1024-target linear table over one writeback memory disk
@@ -90,16 +93,12 @@ final class DmBenchmark {
         // and with merging off one per-target fsync takes the disk a second per writer.
         Workload load = new Workload(dev, WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(WRITERS).ioDepth(1)
                 .fsync(1).runtime(3600 * WorkloadSpec.SECOND).build(), Thread.ofPlatform().name("dm-bench-", 0).factory());
-        Thread stopper = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                Thread.sleep(seconds * 1000);
-            } catch (InterruptedException e) {
-                return;
-            }
-            load.stop();
-        });
-        WorkloadResult r = load.execute(sample -> {});
-        stopper.interrupt();
+        WorkloadResult r;
+        try (ScheduledExecutorService stopper = Executors.newSingleThreadScheduledExecutor()) {
+            stopper.schedule(load::stop, seconds, TimeUnit.SECONDS);
+            r = load.execute(sample -> {});
+            stopper.shutdownNow();
+        }
         long requests = 0;
         long media = 0;
         for (Disk d : disks) {

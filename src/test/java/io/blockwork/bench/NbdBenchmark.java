@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -200,22 +201,26 @@ final class NbdBenchmark {
         }
     }
 
+    /** Gives a server that is not listening yet 50 ms to start, failing at once if it exits instead. */
+    private static void awaitExitBriefly(Process p, int port) {
+        try {
+            if (p.waitFor(50, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("server exited with " + p.exitValue() + " before listening on " + port);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Waits (up to 20 s) until a freshly started server accepts connections. */
     private static void waitForPort(int port, Process p) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) {
-                throw new IllegalStateException("server exited with " + p.exitValue() + " before listening on " + port);
-            }
             try (Socket s = new Socket("127.0.0.1", port)) {
                 return;
             } catch (IOException notYet) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
-                }
+                awaitExitBriefly(p, port);
             }
         }
         ExternalTool.stop(p);
