@@ -1,0 +1,74 @@
+package io.blockwork.engine.dm.target.mirror;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.SyncIo;
+import io.blockwork.engine.dm.DmTestDevices;
+import io.blockwork.engine.dm.MappedDevice;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/** Helpers shared by the mirror tests: data patterns, reading legs back, reaching the live target. */
+final class MirrorFixture {
+
+    static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final DmTestDevices devs;
+    private final List<MappedDevice> created = new ArrayList<>();
+
+    MirrorFixture(DmTestDevices devs) {
+        this.devs = devs;
+    }
+
+    MappedDevice create(String name, String table) {
+        MappedDevice m = devs.create(name, table);
+        created.add(m);
+        return m;
+    }
+
+    /** Removes every device created here (stopping their workers). */
+    void removeAll() {
+        created.forEach(m -> {
+            if (m.state() != io.blockwork.engine.dm.DeviceInfo.State.REMOVED) {
+                m.remove();
+            }
+        });
+    }
+
+    static MirrorTarget target(MappedDevice m) {
+        return (MirrorTarget) m.liveTable().entries().getFirst().target();
+    }
+
+    static MemorySegment random(long seed, int bytes) {
+        byte[] b = new byte[bytes];
+        new Random(seed).nextBytes(b);
+        return MemorySegment.ofArray(b);
+    }
+
+    static MemorySegment read(BlockDevice d, long offset, int bytes) {
+        MemorySegment into = MemorySegment.ofArray(new byte[bytes]);
+        SyncIo.read(d, offset, into);
+        return into;
+    }
+
+    static void assertSame(MemorySegment actual, MemorySegment expected, String what) {
+        assertThat(actual.mismatch(expected)).as("%s: first differing byte", what).isEqualTo(-1L);
+    }
+
+    /** Fills {@code bytes} of {@code d} from {@code offset} with a pattern seeded by {@code seed}, 1 MiB at a time. */
+    static void fill(BlockDevice d, long offset, long bytes, long seed) {
+        for (long done = 0; done < bytes; done += 1 << 20) {
+            int len = (int) Math.min(1 << 20, bytes - done);
+            SyncIo.write(d, offset + done, random(seed + done, len));
+        }
+    }
+
+    static void awaitInSync(MirrorTarget t) {
+        await().atMost(PATIENCE).until(() -> t.syncedRegions() == t.regionCount());
+    }
+}
