@@ -125,7 +125,8 @@ abstract sealed class DirtyLog permits CoreLog, DiskLog {
         return v;
     }
 
-    private static long parseUnsigned(String s) {
+    /** A decimal of digits only (below 10^18), or -1. */
+    static long parseUnsigned(String s) {
         if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return -1;
         }

@@ -227,10 +227,11 @@ public final class MirrorTarget implements Target {
     }
 
     private static long parseRate(String s) throws TargetException {
-        if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        long v = DirtyLog.parseUnsigned(s);
+        if (v < 0) {
             throw new TargetException(THROTTLE.error() + ": '" + s + "'");
         }
-        return Long.parseLong(s);
+        return v;
     }
 
     /* ---- Status ---- */

@@ -104,7 +104,7 @@ final class MirrorWorker implements MirrorIo {
 
     /* ---- Control (any thread) ---- */
 
-    /** Starts the thread and the copier; idempotent. */
+    /** Starts the thread and the copier; idempotent. The monitor orders start against close. */
     synchronized void start() {
         if (!started && !closed) {
             copier = new RegionCopier(name, RegionCopier.Config.DEFAULT.withDispatch(kind), set.ti.timer());
@@ -119,10 +119,16 @@ final class MirrorWorker implements MirrorIo {
         LockSupport.unpark(thread);
     }
 
-    /** Runs {@code task} on the worker and waits for it; for control operations only. */
+    /**
+     * Runs {@code task} on the worker and waits for it; for control operations only. Before the
+     * worker starts nothing else touches its state, so the task runs on the caller.
+     */
     <T> T call(Supplier<T> task) {
-        if (Thread.currentThread() == thread) {
+        if (Thread.currentThread() == thread || !started) {
             return task.get();
+        }
+        if (closed) {
+            throw new IllegalStateException("mirror worker " + name + " is closed");
         }
         CompletableFuture<T> done = new CompletableFuture<>();
         tasks.add(() -> {
@@ -207,7 +213,7 @@ final class MirrorWorker implements MirrorIo {
         }
     }
 
-    void close() {
+    synchronized void close() {
         closed = true;
         LockSupport.unpark(thread);
         RegionCopier c = copier;
@@ -302,14 +308,14 @@ final class MirrorWorker implements MirrorIo {
         if (rewind >= 0) {
             cursor = Math.min(cursor, rewind);
         }
-        if (recoveryStopped || frozen) {
+        if (recoveryStopped || frozen || cursor >= log.regionCount) {
             return;
         }
         Leg source = set.defaultLeg();
         if (set.recoveryTargets(source).isEmpty() || (set.handleErrors && source.lostWrites())) {
             return; // nothing to copy onto, or nothing trustworthy to copy from
         }
-        while (hash.recovering() < MAX_RECOVERY && cursor < log.regionCount) {
+        while (cursor < log.regionCount && hash.recovering() < MAX_RECOVERY) {
             RegionHash.Recovery rec = hash.startRecovery(cursor);
             if (rec == null) {
                 cursor = log.regionCount;

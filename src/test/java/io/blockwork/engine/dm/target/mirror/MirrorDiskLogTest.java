@@ -8,12 +8,8 @@ import static io.blockwork.engine.dm.target.mirror.MirrorFixture.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.blockwork.engine.block.AbstractBlockDevice;
-import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
-import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.block.ManualClock;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
@@ -107,9 +103,14 @@ class MirrorDiskLogTest {
     @Test
     void aRegionIsMarkedInTheLogBeforeItsDataReachesALeg() {
         List<String> order = new CopyOnWriteArrayList<>();
-        devs.add(new Tap("tlog", log, order));
-        devs.add(new Tap("t0", d0, order));
-        devs.add(new Tap("t1", d1, order));
+        for (Disk d : new Disk[] {log, d0, d1}) {
+            String name = "t" + (d == log ? "log" : d.name().substring(1));
+            devs.add(new TapDevice(name, d, b -> {
+                if (b.op() != BioOp.READ && b.op() != BioOp.FLUSH) {
+                    order.add(name + " " + b.op() + " " + b.flags());
+                }
+            }));
+        }
         MappedDevice m = fx.create("m", "0 8192 mirror disk 3 tlog 128 nosync 2 t0 0 t1 0\n");
         order.clear();
         SyncIo.write(m, REGION * 3L, random(2, 4096), BioFlags.FUA);
@@ -172,36 +173,5 @@ class MirrorDiskLogTest {
         a.resume();
         assertThat(target(a).syncedRegions()).isZero();
         assertThat(a.statusText()).isEqualTo("0 8192 mirror 2 d0 d1 0/64 1 AA 3 disk log A\n");
-    }
-
-    /** Forwards to a disk and records what reaches it. */
-    private static final class Tap extends AbstractBlockDevice {
-        private final BlockDevice below;
-        private final List<String> order;
-
-        Tap(String name, BlockDevice below, List<String> order) {
-            super(name);
-            this.below = below;
-            this.order = order;
-        }
-
-        @Override
-        protected void dispatch(Bio bio) {
-            if (bio.op() != BioOp.READ && bio.op() != BioOp.FLUSH) {
-                order.add(name() + " " + bio.op() + " " + bio.flags());
-            }
-            below.submit(bio.remap(bio.offset()));
-            bio.endio();
-        }
-
-        @Override
-        public long sizeBytes() {
-            return below.sizeBytes();
-        }
-
-        @Override
-        public DeviceLimits limits() {
-            return below.limits();
-        }
     }
 }

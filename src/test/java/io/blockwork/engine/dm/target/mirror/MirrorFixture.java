@@ -1,17 +1,16 @@
 package io.blockwork.engine.dm.target.mirror;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.SyncIo;
+import io.blockwork.engine.contract.ContractChecks;
 import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /** Helpers shared by the mirror tests: data patterns, reading legs back, reaching the live target. */
 final class MirrorFixture {
@@ -45,19 +44,15 @@ final class MirrorFixture {
     }
 
     static MemorySegment random(long seed, int bytes) {
-        byte[] b = new byte[bytes];
-        new Random(seed).nextBytes(b);
-        return MemorySegment.ofArray(b);
+        return ContractChecks.random(seed, bytes);
     }
 
     static MemorySegment read(BlockDevice d, long offset, int bytes) {
-        MemorySegment into = MemorySegment.ofArray(new byte[bytes]);
-        SyncIo.read(d, offset, into);
-        return into;
+        return ContractChecks.read(d, offset, bytes);
     }
 
     static void assertSame(MemorySegment actual, MemorySegment expected, String what) {
-        assertThat(actual.mismatch(expected)).as("%s: first differing byte", what).isEqualTo(-1L);
+        ContractChecks.assertSame(actual, expected, what);
     }
 
     /** Fills {@code bytes} of {@code d} from {@code offset} with a pattern seeded by {@code seed}, 1 MiB at a time. */

@@ -5,10 +5,6 @@ import static io.blockwork.engine.dm.target.mirror.MirrorFixture.read;
 import static io.blockwork.engine.dm.target.mirror.MirrorFixture.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blockwork.engine.block.AbstractBlockDevice;
-import io.blockwork.engine.block.Bio;
-import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.block.ManualClock;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskFaults;
@@ -18,7 +14,6 @@ import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.Workload;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadSpec;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +42,8 @@ class MirrorLegFailureTest {
         Disk d0 = devs.disk("d0", SIZE);
         Disk d1 = devs.disk("d1", SIZE);
         Disk victim = dying == 0 ? d0 : d1;
-        devs.add(new DiesAfterWrites("x" + dying, victim, 3000));
+        // From its 3000th write on, the dying leg's disk fails everything.
+        devs.add(TapDevice.atWrite("x" + dying, victim, 3000, () -> victim.faults(DiskFaults.ALL)));
         String legs = dying == 0 ? "x0 0 d1 0" : "d0 0 x1 0";
         MappedDevice m = fx.create("m", "0 32768 mirror core 2 128 nosync 2 " + legs + " 1 handle_errors\n");
 
@@ -74,7 +70,7 @@ class MirrorLegFailureTest {
         devs.disk("d1", SIZE);
         // The flakey leg is up for 10 s then down; the clock moves when d0 has taken 3000 writes.
         fx.create("fl", "0 32768 flakey d1 0 10 10\n");
-        devs.add(new AtWrite("c0", d0, 3000, () -> clock.advance(10_000_000_000L)));
+        devs.add(TapDevice.atWrite("c0", d0, 3000, () -> clock.advance(10_000_000_000L)));
         MappedDevice m = fx.create("m", "0 32768 mirror core 2 128 nosync 2 c0 0 fl 0 1 handle_errors\n");
 
         WorkloadResult r = Workload.run(m, WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(4).ioDepth(4)
@@ -83,46 +79,5 @@ class MirrorLegFailureTest {
         assertThat(r.errors()).as("errors seen by the writers: %s", r.firstError()).isZero();
         assertThat(r.verify().mismatches()).as("%s", r.verify().firstMismatches()).isZero();
         assertThat(target(m).health()).matches("A[DF]");
-    }
-
-    /** Passes bios to a disk; from its {@code n}-th write on, the disk fails everything. */
-    private static final class DiesAfterWrites extends AtWrite {
-        DiesAfterWrites(String name, Disk disk, long n) {
-            super(name, disk, n, () -> disk.faults(DiskFaults.ALL));
-        }
-    }
-
-    /** Passes bios to a device and runs {@code action} as the {@code n}-th write goes by. */
-    private static class AtWrite extends AbstractBlockDevice {
-        private final BlockDevice below;
-        private final long n;
-        private final Runnable action;
-        private final AtomicLong writes = new AtomicLong();
-
-        AtWrite(String name, BlockDevice below, long n, Runnable action) {
-            super(name);
-            this.below = below;
-            this.n = n;
-            this.action = action;
-        }
-
-        @Override
-        protected void dispatch(Bio bio) {
-            if (bio.op().isWrite() && writes.incrementAndGet() == n) {
-                action.run();
-            }
-            below.submit(bio.remap(bio.offset()));
-            bio.endio();
-        }
-
-        @Override
-        public long sizeBytes() {
-            return below.sizeBytes();
-        }
-
-        @Override
-        public DeviceLimits limits() {
-            return below.limits();
-        }
     }
 }

@@ -55,6 +55,7 @@ class MirrorRecoveryTest {
         m.resume();
         MirrorTarget t = target(m);
         assertThat(t.health()).isEqualTo("AA");
+        long events = m.info().eventNumber();
         List<Long> seen = new ArrayList<>();
         await().atMost(MirrorFixture.PATIENCE).pollInterval(Duration.ofMillis(2)).until(() -> {
             long now = t.syncedRegions();
@@ -66,6 +67,7 @@ class MirrorRecoveryTest {
         assertThat(seen).as("in-sync counts seen while recovery ran").isSorted()
                 .anyMatch(n -> n > 0 && n < 64);
         assertThat(m.statusText()).isEqualTo("0 8192 mirror 2 d0 d2 64/64 1 AA 1 core\n");
+        await().atMost(MirrorFixture.PATIENCE).until(() -> m.info().eventNumber() > events); // "in sync" is an event
         assertSame(read(d2, 0, 4 * MIB), read(d0, 0, 4 * MIB), "the replacement after recovery");
         assertSame(read(m, REGION * 10L, 8192), random(2, 8192), "written while degraded");
     }
