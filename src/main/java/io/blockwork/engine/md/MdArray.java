@@ -43,6 +43,8 @@ public final class MdArray extends AbstractBlockDevice {
     /** Null for linear and raid0. */
     private final SyncDaemon daemon;
     private volatile String stopReason;
+    /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
+    private volatile Runnable changeListener = () -> {};
     /** Guarded by {@code this}: writes counted when the state was last asked for, and when they changed. */
     private long writesSeen;
     private long writesChangedNanos;
@@ -76,8 +78,11 @@ public final class MdArray extends AbstractBlockDevice {
         this.flush = ArrayFlush.create(spec.strategies().flush(), this);
         members.survivalRule(personality::survives);
         this.daemon = personality instanceof Mirrored m
-                ? new SyncDaemon(spec.name(), m, members, spec.speed(), this::userRequests) : null;
-        members.onFailure(this::wakeDaemon);
+                ? new SyncDaemon(spec.name(), m, members, spec.speed(), this::userRequests, this::changed) : null;
+        members.onFailure(() -> {
+            wakeDaemon();
+            changed();
+        });
         this.writesChangedNanos = System.nanoTime() - SAFE_MODE_NANOS;
     }
 
@@ -288,6 +293,29 @@ public final class MdArray extends AbstractBlockDevice {
         }
     }
 
+    /**
+     * Sets who is told when the array changes on its own, outside any management call: a member
+     * failed on an I/O error, the daemon took a spare into a slot, a rebuild finished (a
+     * replacement taking over its slot included), the initial resync finished. That is what a
+     * keeper of the configuration must write down (md rewrites its superblocks at these points).
+     * The listener runs on an I/O completion or the daemon's thread, holding no array lock; it
+     * must return quickly and must not block (hand the work to another thread). Changes made by
+     * the management calls themselves ({@link #fail}, {@link #add}, ...) are not reported.
+     */
+    public void onChange(Runnable listener) {
+        this.changeListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    private void changed() {
+        try {
+            changeListener.run();
+        } catch (RuntimeException e) {
+            // A listener's failure must not break the I/O completion or the daemon that told it.
+            System.getLogger(MdArray.class.getName()).log(System.Logger.Level.ERROR,
+                    "change listener of " + name() + " failed", e);
+        }
+    }
+
     private void wakeDaemon() {
         if (daemon != null) {
             daemon.wake();
@@ -303,6 +331,14 @@ public final class MdArray extends AbstractBlockDevice {
 
     public MdArraySpec spec() {
         return spec;
+    }
+
+    /**
+     * True while the initial resync of a new array has not finished: its copies may still
+     * disagree above the resync point (an array assembled again later must resync again).
+     */
+    public boolean resyncPending() {
+        return personality instanceof Mirrored m && m.resyncPoint() != Long.MAX_VALUE;
     }
 
     /** Why the array serves no I/O, or null if it does. */

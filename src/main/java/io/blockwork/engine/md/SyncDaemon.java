@@ -33,6 +33,8 @@ final class SyncDaemon {
     private final MemberSet members;
     /** Normal I/O requests the array has received: a change since the last window means busy. */
     private final LongSupplier userIo;
+    /** Told after a member change the daemon made (a spare taken into a slot, a rebuild or resync finished). */
+    private final Runnable changed;
     private final Thread thread;
 
     private volatile boolean stopping;
@@ -57,11 +59,13 @@ final class SyncDaemon {
     private long paceStart;
     private long paceBytes;
 
-    SyncDaemon(String arrayName, Mirrored level, MemberSet members, SpeedLimits limits, LongSupplier userIo) {
+    SyncDaemon(String arrayName, Mirrored level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
+               Runnable changed) {
         this.level = level;
         this.members = members;
         this.limits = limits;
         this.userIo = userIo;
+        this.changed = changed;
         this.thread = Thread.ofVirtual().name("md-" + arrayName + "-sync").unstarted(this::run);
     }
 
@@ -120,6 +124,11 @@ final class SyncDaemon {
 
     void resume() {
         paused = false;
+        // Shown unpaused at once, not only after the next window (speed and ETA unknown until then).
+        SyncStatus s = status;
+        if (s.paused()) {
+            status = s.paused(false);
+        }
         wake();
     }
 
@@ -187,6 +196,7 @@ final class SyncDaemon {
 
     private void recover(Member target) {
         lastAction = SyncAction.RECOVER;
+        changed.run();
         long total = level.recoveryBytes();
         long pos = Math.min(target.rebuilt(), total);
         begin(pos);
@@ -204,6 +214,7 @@ final class SyncDaemon {
         }
         if (pos >= total) {
             members.rebuilt(target);
+            changed.run();
         }
     }
 
@@ -231,6 +242,7 @@ final class SyncDaemon {
         }
         if (pos >= total && action == SyncAction.RESYNC) {
             level.resyncPoint(Long.MAX_VALUE);
+            changed.run();
         }
     }
 
