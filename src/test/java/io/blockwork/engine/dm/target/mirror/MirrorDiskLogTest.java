@@ -21,9 +21,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The disk log: its documented format, marks reaching the log before data reaches the legs, and
@@ -38,7 +38,8 @@ class MirrorDiskLogTest {
     /** Regions are recorded clean only when this clock says they have been quiet long enough. */
     private final ManualClock clock = new ManualClock();
     private final DmTestDevices devs = new DmTestDevices();
-    private final MirrorFixture fx = new MirrorFixture(devs);
+    @RegisterExtension
+    final MirrorFixture fx = new MirrorFixture(devs);
     private Disk d0;
     private Disk d1;
     private Disk log;
@@ -49,11 +50,6 @@ class MirrorDiskLogTest {
         d0 = devs.disk("d0", 4L << 20);
         d1 = devs.disk("d1", 4L << 20);
         log = devs.disk("log", 1L << 20);
-    }
-
-    @AfterEach
-    void cleanup() {
-        fx.removeAll();
     }
 
     private boolean cleanBit(long region) {

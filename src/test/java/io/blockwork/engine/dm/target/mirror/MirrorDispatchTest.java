@@ -16,8 +16,8 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Acceptance 4, seed 003: the mirror's timer is a hand-cranked clock, so "waits for a timer"
@@ -29,12 +29,8 @@ class MirrorDispatchTest {
 
     private final ManualClock clock = new ManualClock();
     private final DmTestDevices devs = new DmTestDevices();
-    private final MirrorFixture fx = new MirrorFixture(devs);
-
-    @AfterEach
-    void cleanup() {
-        fx.removeAll();
-    }
+    @RegisterExtension
+    final MirrorFixture fx = new MirrorFixture(devs);
 
     private MappedDevice mirror(BatchDispatch.Kind kind) {
         devs.config(devs.config().withTimer(clock).withBatchDispatch(kind));

@@ -5,15 +5,21 @@ import static org.awaitility.Awaitility.await;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.contract.ContractChecks;
+import io.blockwork.engine.dm.DeviceInfo;
 import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Helpers shared by the mirror tests: data patterns, reading legs back, reaching the live target. */
-final class MirrorFixture {
+/**
+ * Helpers shared by the mirror tests: data patterns, reading legs back, reaching the live target.
+ * Registered as an extension, it removes the devices it created after each test (stopping their workers).
+ */
+final class MirrorFixture implements AfterEachCallback {
 
     static final Duration PATIENCE = Duration.ofSeconds(30);
 
@@ -30,10 +36,10 @@ final class MirrorFixture {
         return m;
     }
 
-    /** Removes every device created here (stopping their workers). */
-    void removeAll() {
+    @Override
+    public void afterEach(ExtensionContext context) {
         created.forEach(m -> {
-            if (m.state() != io.blockwork.engine.dm.DeviceInfo.State.REMOVED) {
+            if (m.state() != DeviceInfo.State.REMOVED) {
                 m.remove();
             }
         });

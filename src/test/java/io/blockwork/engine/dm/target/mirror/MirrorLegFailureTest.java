@@ -14,8 +14,8 @@ import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.Workload;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadSpec;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,12 +29,8 @@ class MirrorLegFailureTest {
     private static final long SIZE = 16L << 20;
 
     private final DmTestDevices devs = new DmTestDevices();
-    private final MirrorFixture fx = new MirrorFixture(devs);
-
-    @AfterEach
-    void cleanup() {
-        fx.removeAll();
-    }
+    @RegisterExtension
+    final MirrorFixture fx = new MirrorFixture(devs);
 
     @ParameterizedTest(name = "the dying leg is leg {0}")
     @ValueSource(ints = {0, 1})

@@ -13,9 +13,9 @@ import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MirrorTableTest {
 
     private final DmTestDevices devs = new DmTestDevices();
-    private final MirrorFixture fx = new MirrorFixture(devs);
+    @RegisterExtension
+    final MirrorFixture fx = new MirrorFixture(devs);
     private MappedDevice vol;
     private Disk log;
 
@@ -43,11 +44,6 @@ class MirrorTableTest {
         log = devs.disk("log", 1L << 20);
         vol = fx.create("vol", "0 8192 mirror disk 3 log 128 nosync 2 d0 0 d1 0 1 handle_errors\n");
         SyncIo.write(vol, 0, random(1, 65536));
-    }
-
-    @AfterEach
-    void cleanup() {
-        fx.removeAll();
     }
 
     private static long workers() {

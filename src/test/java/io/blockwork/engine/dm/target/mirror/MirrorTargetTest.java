@@ -22,8 +22,8 @@ import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.StatusType;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,12 +33,8 @@ class MirrorTargetTest {
     private static final int REGION = 64 * 1024; // 128 sectors
 
     private final DmTestDevices devs = new DmTestDevices();
-    private final MirrorFixture fx = new MirrorFixture(devs);
-
-    @AfterEach
-    void cleanup() {
-        fx.removeAll();
-    }
+    @RegisterExtension
+    final MirrorFixture fx = new MirrorFixture(devs);
 
     @Test
     void statusAndTableLinesHaveTheKernelsShape() {
