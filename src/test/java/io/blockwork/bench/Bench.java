@@ -17,6 +17,7 @@ public final class Bench {
         BENCHMARKS.put("dm", DmBenchmark::run);
         BENCHMARKS.put("nbd", NbdBenchmark::run);
         BENCHMARKS.put("md", MdBenchmark::run);
+        BENCHMARKS.put("mirror", MirrorBenchmark::run);
     }
 
     private Bench() {}

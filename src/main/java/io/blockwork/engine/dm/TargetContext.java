@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm;
 
+import io.blockwork.engine.block.BatchDispatch;
 import io.blockwork.engine.block.DeadlineScheduler;
 import java.util.function.LongSupplier;
 
@@ -41,6 +42,11 @@ public final class TargetContext {
     /** Monotonic nanoseconds, like {@link System#nanoTime()}. */
     public LongSupplier clock() {
         return config.clock();
+    }
+
+    /** How a worker thread of the target releases its batches of bios (seed 003), the device's choice. */
+    public BatchDispatch.Kind batchDispatch() {
+        return config.batchDispatch();
     }
 
     /** Bumps the mapped device's event counter ({@code dm_table_event}); callable from any thread. */

@@ -99,7 +99,13 @@ class DmTableValidationTest {
                 Arguments.of("start not a number", "zero 8 zero", 1, "invalid start"),
                 Arguments.of("flakey feature conflict", "0 8 flakey dmv-d1 0 1 1 2 drop_writes error_writes", 1,
                         "flakey"),
-                Arguments.of("delay with a bad delay", "0 8 delay dmv-d1 0 soon", 1, "delay"));
+                Arguments.of("delay with a bad delay", "0 8 delay dmv-d1 0 soon", 1, "delay"),
+                Arguments.of("mirror with an unknown log type", "0 8 zero\n8 1024 mirror disc 1 128 2 dmv-d1 0 dmv-d2 0",
+                        2, "unknown log type 'disc'"),
+                Arguments.of("mirror with a missing leg", "0 1024 mirror core 1 128 2 dmv-d1 0", 1,
+                        "Too few mirror arguments"),
+                Arguments.of("mirror with a bad region size", "0 1024 mirror core 1 100 2 dmv-d1 0 dmv-d2 0", 1,
+                        "invalid region size 100"));
     }
 
     @ParameterizedTest(name = "load: {0}")

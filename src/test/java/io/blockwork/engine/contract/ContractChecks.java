@@ -24,19 +24,19 @@ public final class ContractChecks {
 
     private ContractChecks() {}
 
-    static MemorySegment random(long seed, int bytes) {
+    public static MemorySegment random(long seed, int bytes) {
         byte[] b = new byte[bytes];
         new Random(seed).nextBytes(b);
         return MemorySegment.ofArray(b);
     }
 
-    static MemorySegment read(BlockDevice d, long offset, int bytes) {
+    public static MemorySegment read(BlockDevice d, long offset, int bytes) {
         MemorySegment into = MemorySegment.ofArray(new byte[bytes]);
         SyncIo.read(d, offset, into);
         return into;
     }
 
-    static void assertSame(MemorySegment actual, MemorySegment expected, String what) {
+    public static void assertSame(MemorySegment actual, MemorySegment expected, String what) {
         long mismatch = actual.mismatch(expected);
         assertThat(mismatch).as("%s: first differing byte", what).isEqualTo(-1L);
     }

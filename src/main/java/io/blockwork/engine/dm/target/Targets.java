@@ -2,6 +2,7 @@ package io.blockwork.engine.dm.target;
 
 import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.TargetRegistry;
+import io.blockwork.engine.dm.target.mirror.MirrorTarget;
 
 /** The target types Blockwork ships, registered here and nowhere else. */
 public final class Targets {
@@ -12,7 +13,8 @@ public final class Targets {
             ZeroTarget.TYPE,
             ErrorTarget.TYPE,
             DelayTarget.TYPE,
-            FlakeyTarget.TYPE);
+            FlakeyTarget.TYPE,
+            MirrorTarget.TYPE);
 
     private Targets() {}
 
