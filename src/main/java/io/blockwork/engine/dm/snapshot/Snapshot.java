@@ -78,7 +78,7 @@ public final class Snapshot {
      * them as {old, new} pairs, in commit order.
      */
     Snapshot(BlockDevice origin, BlockDevice cow, ExceptionStore store, boolean storeValid, long[] recovered,
-             int recoveredCount, SnapshotLocking.Kind locking, long throttleBytes, ChunkCopier copier) {
+             int recoveredCount, SnapshotLocking.Factory locking, long throttleBytes, ChunkCopier copier) {
         this.origin = origin;
         this.cow = cow;
         this.store = store;
@@ -86,7 +86,7 @@ public final class Snapshot {
         this.chunkShift = Long.numberOfTrailingZeros(chunkBytes);
         this.complete = new ExceptionTable(ExceptionTable.bucketsFor(Math.min(origin.sizeBytes(), cow.sizeBytes()) >> chunkShift));
         this.pending = new PendingTable(PendingTable.bucketsFor(complete.bucketCount()));
-        this.locks = SnapshotLocking.create(locking, complete.bucketCount(), pending.bucketCount());
+        this.locks = locking.create(complete.bucketCount(), pending.bucketCount());
         this.throttle = new CowThrottle(throttleBytes);
         this.copier = copier;
         this.valid = storeValid;

@@ -17,8 +17,14 @@ package io.blockwork.engine.dm.snapshot;
  */
 public interface SnapshotLocking {
 
+    /** Builds a snapshot's locks once its table sizes are known. */
+    @FunctionalInterface
+    interface Factory {
+        SnapshotLocking create(int completeBuckets, int pendingBuckets);
+    }
+
     /** The strategy names of the API. */
-    enum Kind {
+    enum Kind implements Factory {
         FINE("fine"),
         GLOBAL("global");
 
@@ -32,6 +38,14 @@ public interface SnapshotLocking {
             return label;
         }
 
+        @Override
+        public SnapshotLocking create(int completeBuckets, int pendingBuckets) {
+            return switch (this) {
+                case FINE -> new FineLocking(completeBuckets, pendingBuckets);
+                case GLOBAL -> new GlobalLocking();
+            };
+        }
+
         public static Kind fromLabel(String label) {
             for (Kind k : values()) {
                 if (k.label.equals(label)) {
@@ -42,13 +56,7 @@ public interface SnapshotLocking {
         }
     }
 
-    static SnapshotLocking create(Kind kind, int completeBuckets, int pendingBuckets) {
-        return switch (kind) {
-            case FINE -> new FineLocking(completeBuckets, pendingBuckets);
-            case GLOBAL -> new GlobalLocking();
-        };
-    }
-
+    /** The strategy's name; null for a test's own strategy. */
     Kind kind();
 
     /** Enters an I/O path for one chunk: state shared, then its complete and pending buckets. */
