@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * The {@code blockwork.*} settings.
  *
  * @param dataDir holds the H2 database, file disks ({@code disks/<name>.img}) and generated credentials
- * @param nbd where the NBD server listens (used once exports exist)
+ * @param nbd where the NBD server listens; port 0 picks a free port (tests), see {@code GET /api/v1/system}
  * @param security passwords of the built-in users; blank means "generate one and keep it in the data dir"
  */
 @ConfigurationProperties("blockwork")

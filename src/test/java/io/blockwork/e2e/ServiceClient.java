@@ -43,6 +43,13 @@ final class ServiceClient implements AutoCloseable {
         return send(request(path).GET(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
+    /** Sends a request with a body of {@code contentType}, e.g. a JSON PATCH. */
+    HttpResponse<String> send(String method, String path, String contentType, String body)
+            throws IOException, InterruptedException {
+        return send(request(path).header("Content-Type", contentType)
+                .method(method, HttpRequest.BodyPublishers.ofString(body)), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Sends a request without a body; returns the status. */
     int send(String method, String path) throws IOException, InterruptedException {
         return send(request(path).method(method, HttpRequest.BodyPublishers.noBody()),

@@ -10,8 +10,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Gives every application context a data directory of its own under target/test-data, and the
- * test users' passwords.
+ * Gives every application context a data directory of its own under target/test-data, the
+ * test users' passwords, and an NBD server on a free port.
  */
 public class TempDataDir implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
@@ -37,6 +37,7 @@ public class TempDataDir implements ApplicationContextInitializer<ConfigurableAp
     public static Map<String, Object> properties(Path dataDir) {
         return Map.of(
                 "blockwork.data-dir", dataDir.toString(),
+                "blockwork.nbd.port", "0",
                 "blockwork.security.admin-password", ADMIN_PASSWORD,
                 "blockwork.security.viewer-password", VIEWER_PASSWORD);
     }

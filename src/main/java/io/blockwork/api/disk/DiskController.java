@@ -16,6 +16,7 @@ import io.blockwork.service.disk.DiskType;
 import io.blockwork.service.disk.DiskUpdate;
 import io.blockwork.service.disk.DiskView;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -32,6 +33,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -80,10 +82,14 @@ class DiskController {
     }
 
     @DeleteMapping("/{name}")
-    @Operation(summary = "Delete a disk and its data", description = "Refused with 409 device-busy while another object uses it.")
+    @Operation(summary = "Delete a disk and its data", description = "Refused with 409 device-busy while another object "
+            + "uses it. With force=true, the disk's NBD exports are removed with it (their clients are disconnected); "
+            + "other holders (arrays, mapped devices) still refuse it.")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    void delete(@PathVariable String name) {
-        disks.delete(name);
+    void delete(@PathVariable String name,
+                @Parameter(description = "Also remove the exports of this disk")
+                @RequestParam(defaultValue = "false") boolean force) {
+        disks.delete(name, force);
     }
 
     @PostMapping("/{name}/power-cut")

@@ -59,14 +59,21 @@ class OpenApiConfig {
     }
 
     /** Tags in reading order rather than discovery order. */
-    private static final List<String> TAG_ORDER = List.of("Disks", "Devices", "Device I/O", "System", "Problems");
+    private static final List<String> TAG_ORDER = List.of("Disks", "Arrays", "Device-mapper", "Pools", "Volumes",
+            "Devices", "Device I/O", "Exports", "System", "Problems");
+
+    /** Tags in reading order; a tag not listed yet sorts last rather than first. */
+    private static int tagRank(String name) {
+        int rank = TAG_ORDER.indexOf(name);
+        return rank < 0 ? TAG_ORDER.size() : rank;
+    }
 
     /** Every operation can fail with a problem body; say so once, for all of them. */
     @Bean
     OpenApiCustomizer problemResponses() {
         return api -> {
             if (api.getTags() != null) {
-                api.getTags().sort(Comparator.comparingInt(t -> TAG_ORDER.indexOf(t.getName())));
+                api.getTags().sort(Comparator.comparingInt(t -> tagRank(t.getName())));
             }
             api.getComponents().addSchemas("Problem", new ObjectSchema()
                     .description("RFC 9457 problem details; GET the `type` URI for a description of the problem")

@@ -3,7 +3,9 @@ package io.blockwork.api.system;
 import io.blockwork.service.assembly.AssemblyReport;
 import io.blockwork.service.assembly.StartupAssembler;
 import io.blockwork.service.device.DeviceIoService;
+import io.blockwork.service.export.NbdServerLifecycle;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,19 +21,21 @@ class SystemController {
 
     private final SystemInfo info;
     private final StartupAssembler assembler;
+    private final NbdServerLifecycle nbd;
 
-    SystemController(ObjectProvider<BuildProperties> build, StartupAssembler assembler) {
+    SystemController(ObjectProvider<BuildProperties> build, StartupAssembler assembler, NbdServerLifecycle nbd) {
         BuildProperties b = build.getIfAvailable();
         // Without build-info (a run from an IDE that skipped the Maven goal) the version is unknown.
         this.info = new SystemInfo("blockwork", b == null ? "unknown" : b.getVersion(),
-                b == null ? null : b.getTime(), Runtime.version().toString(), DeviceIoService.MAX_TRANSFER_BYTES);
+                b == null ? null : b.getTime(), Runtime.version().toString(), DeviceIoService.MAX_TRANSFER_BYTES, null);
         this.assembler = assembler;
+        this.nbd = nbd;
     }
 
     @GetMapping
-    @Operation(summary = "Version and limits")
+    @Operation(summary = "Version, limits and the NBD server's address")
     SystemInfo info() {
-        return info;
+        return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port())).orElse(null));
     }
 
     @GetMapping("/assembly")
@@ -41,5 +45,13 @@ class SystemController {
         return assembler.report();
     }
 
-    record SystemInfo(String name, String version, Instant buildTime, String java, int maxTransferBytes) {}
+    record SystemInfo(String name, String version, Instant buildTime, String java, int maxTransferBytes,
+                      @Schema(description = "Where the NBD server listens; absent while it is stopped") NbdServerInfo nbd) {
+        SystemInfo withNbd(NbdServerInfo n) {
+            return new SystemInfo(name, version, buildTime, java, maxTransferBytes, n);
+        }
+    }
+
+    record NbdServerInfo(@Schema(description = "As configured (blockwork.nbd.address)", example = "127.0.0.1") String address,
+               @Schema(description = "The bound port (the real one when configured as 0)", example = "10809") int port) {}
 }

@@ -37,27 +37,12 @@ public sealed interface BatchDispatch permits BatchDispatch.Explicit, BatchDispa
     }
 
     /** The strategy names of the API: {@code explicit} and {@code timer}. */
-    enum Kind {
-        EXPLICIT("explicit"),
-        TIMER("timer");
-
-        private final String label;
-
-        Kind(String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
+    enum Kind implements Labelled {
+        EXPLICIT,
+        TIMER;
 
         public static Kind fromLabel(String label) {
-            for (Kind k : values()) {
-                if (k.label.equals(label)) {
-                    return k;
-                }
-            }
-            throw new IllegalArgumentException("unknown dispatch strategy '" + label + "' (explicit, timer)");
+            return Labelled.parse(Kind.class, label, "dispatch strategy");
         }
     }
 

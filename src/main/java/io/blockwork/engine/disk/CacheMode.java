@@ -1,28 +1,15 @@
 package io.blockwork.engine.disk;
 
+import io.blockwork.engine.block.Labelled;
+
 /** Whether a disk has a volatile write cache. */
-public enum CacheMode {
+public enum CacheMode implements Labelled {
     /** Every completed write is durable; flushes complete at once. The default. */
-    WRITETHROUGH("writethrough"),
+    WRITETHROUGH,
     /** Completed writes sit in a volatile cache until a flush or FUA makes them durable. */
-    WRITEBACK("writeback");
-
-    private final String label;
-
-    CacheMode(String label) {
-        this.label = label;
-    }
-
-    public String label() {
-        return label;
-    }
+    WRITEBACK;
 
     public static CacheMode fromLabel(String label) {
-        for (CacheMode m : values()) {
-            if (m.label.equals(label)) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("unknown cache mode '" + label + "' (writethrough, writeback)");
+        return Labelled.parse(CacheMode.class, label, "cache mode");
     }
 }

@@ -1,27 +1,23 @@
 package io.blockwork.engine.workload;
 
-/** fio's {@code rw=}: the I/O pattern of a job. */
-public enum RwMode {
-    READ("read", false, true, false),
-    WRITE("write", false, false, true),
-    RANDREAD("randread", true, true, false),
-    RANDWRITE("randwrite", true, false, true),
-    RANDRW("randrw", true, true, true);
+import io.blockwork.engine.block.Labelled;
 
-    private final String label;
+/** fio's {@code rw=}: the I/O pattern of a job. */
+public enum RwMode implements Labelled {
+    READ(false, true, false),
+    WRITE(false, false, true),
+    RANDREAD(true, true, false),
+    RANDWRITE(true, false, true),
+    RANDRW(true, true, true);
+
     private final boolean random;
     private final boolean reads;
     private final boolean writes;
 
-    RwMode(String label, boolean random, boolean reads, boolean writes) {
-        this.label = label;
+    RwMode(boolean random, boolean reads, boolean writes) {
         this.random = random;
         this.reads = reads;
         this.writes = writes;
-    }
-
-    public String label() {
-        return label;
     }
 
     public boolean random() {
@@ -37,11 +33,6 @@ public enum RwMode {
     }
 
     public static RwMode fromLabel(String label) {
-        for (RwMode m : values()) {
-            if (m.label.equals(label)) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("unknown rw mode '" + label + "' (read, write, randread, randwrite, randrw)");
+        return Labelled.parse(RwMode.class, label, "rw mode");
     }
 }

@@ -24,7 +24,7 @@ record AssemblyOrder(List<Restorable> ordered, List<Restorable> onCycle) {
         Map<Ref, List<Restorable>> dependents = new HashMap<>();
         for (Restorable r : objects) {
             int known = 0;
-            for (Ref dep : r.dependsOn()) {
+            for (Ref dep : r.after()) {
                 if (byRef.containsKey(dep)) {
                     known++;
                     dependents.computeIfAbsent(dep, k -> new ArrayList<>()).add(r);

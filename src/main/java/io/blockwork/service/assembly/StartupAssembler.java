@@ -95,6 +95,6 @@ public class StartupAssembler implements SmartInitializingSingleton {
         }
         states.put(r.ref(), state);
         items.add(new AssemblyReport.AssembledObject(r.ref().kind(), r.ref().name(),
-                r.dependsOn().stream().map(Ref::toString).sorted().toList(), state));
+                r.after().stream().map(Ref::toString).sorted().toList(), state));
     }
 }

@@ -1,20 +1,11 @@
 package io.blockwork.service.device;
 
+import io.blockwork.engine.block.Labelled;
+
 /** The kinds of block device that share one name space. Later features add a constant each. */
-public enum DeviceKind {
-    DISK("disk"),
-    ARRAY("array"),
-    DM("dm"),
-    VOLUME("volume");
-
-    private final String label;
-
-    DeviceKind(String label) {
-        this.label = label;
-    }
-
-    /** The name the API uses. */
-    public String label() {
-        return label;
-    }
+public enum DeviceKind implements Labelled {
+    DISK,
+    ARRAY,
+    DM,
+    VOLUME;
 }

@@ -109,17 +109,43 @@ public class DeviceRegistry {
         }
     }
 
-    /** Records that {@code holder} uses device {@code name}. Claiming twice is harmless. */
+    /**
+     * Records that {@code holder} uses device {@code name}. Claiming twice is harmless; a device
+     * another holder claimed exclusively ({@link #claimExclusive}) refuses with device-busy.
+     */
     public void claim(String name, Holder holder) {
         synchronized (lock) {
             RegisteredDevice entry = require(name);
+            if (entry.exclusive() != null && !entry.exclusive().equals(holder)) {
+                throw new ProblemException(Problem.DEVICE_BUSY, entry.kind().label() + " " + name
+                        + " is used exclusively by " + entry.exclusive()).with("holders", List.of(entry.exclusive().toString()));
+            }
             Set<Holder> more = new HashSet<>(entry.holders());
             more.add(holder);
-            entries.put(name, entry.withHolders(more));
+            entries.put(name, entry.withHolders(more, entry.exclusive()));
         }
     }
 
-    /** Drops a claim; releasing one that is not there is harmless. */
+    /**
+     * Claims device {@code name} for {@code holder} alone, as a pool does its device: refused with
+     * device-busy while anything else holds it, and later claims by others are refused until
+     * {@code holder} releases it.
+     */
+    public void claimExclusive(String name, Holder holder) {
+        synchronized (lock) {
+            RegisteredDevice entry = require(name);
+            List<String> others = entry.holders().stream().filter(h -> !h.equals(holder)).map(Holder::toString)
+                    .sorted().toList();
+            if (!others.isEmpty()) {
+                throw new ProblemException(Problem.DEVICE_BUSY, entry.kind().label() + " " + name + " is in use by "
+                        + String.join(", ", others) + "; " + holder + " needs a device nothing else uses")
+                        .with("holders", others);
+            }
+            entries.put(name, entry.withHolders(Set.of(holder), holder));
+        }
+    }
+
+    /** Drops a claim, exclusive or not; releasing one that is not there is harmless. */
     public void release(String name, Holder holder) {
         synchronized (lock) {
             RegisteredDevice entry = entries.get(name);
@@ -128,7 +154,7 @@ public class DeviceRegistry {
             }
             Set<Holder> fewer = new HashSet<>(entry.holders());
             fewer.remove(holder);
-            entries.put(name, entry.withHolders(fewer));
+            entries.put(name, entry.withHolders(fewer, holder.equals(entry.exclusive()) ? null : entry.exclusive()));
         }
     }
 

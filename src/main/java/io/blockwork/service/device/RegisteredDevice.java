@@ -9,23 +9,30 @@ import java.util.Set;
  * object could not be assembled and only holds its name), its state and its holders.
  * Immutable: the registry replaces the whole entry on every change, so a reader always sees a
  * consistent one.
+ *
+ * @param exclusive the holder that claimed the device for itself alone (a pool), or null; it is
+ *                  also among {@code holders}
  */
 public record RegisteredDevice(String name, DeviceKind kind, BlockDevice device, ObjectState state,
-                               Set<Holder> holders) {
+                               Set<Holder> holders, Holder exclusive) {
 
     public RegisteredDevice {
         holders = Set.copyOf(holders);
+    }
+
+    public RegisteredDevice(String name, DeviceKind kind, BlockDevice device, ObjectState state, Set<Holder> holders) {
+        this(name, kind, device, state, holders, null);
     }
 
     public boolean live() {
         return device != null;
     }
 
-    RegisteredDevice withHolders(Set<Holder> newHolders) {
-        return new RegisteredDevice(name, kind, device, state, newHolders);
+    RegisteredDevice withHolders(Set<Holder> newHolders, Holder newExclusive) {
+        return new RegisteredDevice(name, kind, device, state, newHolders, newExclusive);
     }
 
     RegisteredDevice renamed(String newName) {
-        return new RegisteredDevice(newName, kind, device, state, holders);
+        return new RegisteredDevice(newName, kind, device, state, holders, exclusive);
     }
 }

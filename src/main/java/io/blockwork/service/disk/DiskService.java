@@ -12,6 +12,7 @@ import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.ForcedRemoval;
 import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
@@ -34,13 +35,15 @@ public class DiskService {
     private final DeviceRegistry registry;
     private final ManagementOperations management;
     private final DiskEngines engines;
+    private final ForcedRemoval forcedRemoval;
 
     public DiskService(DiskRepository repository, DeviceRegistry registry, ManagementOperations management,
-                       DiskEngines engines) {
+                       DiskEngines engines, ForcedRemoval forcedRemoval) {
         this.repository = repository;
         this.registry = registry;
         this.management = management;
         this.engines = engines;
+        this.forcedRemoval = forcedRemoval;
     }
 
     public DiskView create(DiskSpec spec) {
@@ -92,13 +95,17 @@ public class DiskService {
     }
 
     /**
-     * Deletes a disk and its data; refused while anything holds it. The engine object is closed
-     * only after the commit; a request already running on it may then fail with an I/O error.
+     * Deletes a disk and its data; refused while anything holds it, unless {@code force} and every
+     * holder may be dropped with it (exports: see {@link ForcedRemoval}). The engine object is
+     * closed only after the commit; a request already running on it may then fail with an I/O error.
      */
-    public void delete(String name) {
+    public void delete(String name, boolean force) {
         management.run(changes -> {
             DiskRecord record = record(name);
             DiskType type = typeOf(record);
+            if (force) {
+                forcedRemoval.dropHolders(name, changes);
+            }
             RegisteredDevice entry = registry.unregister(name);
             changes.undoOnRollback(() -> registry.reinstate(entry));
             repository.delete(record);

@@ -1,27 +1,21 @@
 package io.blockwork.service.disk;
 
-import java.util.Arrays;
+import io.blockwork.engine.block.Labelled;
 import java.util.Optional;
 
 /** What a disk stores its bytes in, and whether they outlive the service. */
-public enum DiskType {
+public enum DiskType implements Labelled {
     /** Sparse RAM: grows with data written, comes back empty after a restart. */
-    MEMORY("memory", false),
+    MEMORY(false),
     /** A sparse file under the data dir; keeps its data. */
-    FILE("file", true),
+    FILE(true),
     /** null_blk: writes vanish, reads return zeros. */
-    NULL("null", false);
+    NULL(false);
 
-    private final String label;
     private final boolean keepsData;
 
-    DiskType(String label, boolean keepsData) {
-        this.label = label;
+    DiskType(boolean keepsData) {
         this.keepsData = keepsData;
-    }
-
-    public String label() {
-        return label;
     }
 
     /** True if the disk's contents survive a restart of the service. */
@@ -30,6 +24,6 @@ public enum DiskType {
     }
 
     public static Optional<DiskType> fromLabel(String label) {
-        return Arrays.stream(values()).filter(t -> t.label.equals(label)).findFirst();
+        return Labelled.find(DiskType.class, label);
     }
 }

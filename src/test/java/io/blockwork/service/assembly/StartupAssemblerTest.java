@@ -77,4 +77,21 @@ class StartupAssemblerTest {
         assertThat(unavailable.get("dm a").actual()).isEqualTo(ObjectState.BLOCKED);
         assertThat(unavailable.get("dm b").reason()).contains("cycle");
     }
+
+    @Test
+    void optionalDependenciesOrderButDoNotBlock() {
+        Ref d1 = new Ref("disk", "d1");
+        Ref d2 = new Ref("disk", "d2");
+        AssemblyReport report = run(
+                new Restorable(new Ref("array", "md0"), Set.of(), Set.of(d1, d2, new Ref("disk", "never-configured")),
+                        () -> assembled.add("array md0"), s -> unavailable.put("array md0", s)),
+                object("disk", "d1", Set.of(), () -> {
+                    throw new IllegalStateException("its image file is missing");
+                }),
+                object("disk", "d2", Set.of()));
+        assertThat(assembled).containsExactly("disk d2", "array md0");
+        assertThat(unavailable).containsOnlyKeys("disk d1");
+        assertThat(report.objects().getLast().dependsOn())
+                .containsExactly("disk d1", "disk d2", "disk never-configured");
+    }
 }

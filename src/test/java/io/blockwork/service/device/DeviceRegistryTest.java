@@ -60,6 +60,31 @@ class DeviceRegistryTest {
     }
 
     @Test
+    void anExclusiveClaimNeedsAFreeDeviceAndKeepsOthersOff() {
+        registry.register("d1", DeviceKind.DISK, disk("d1"));
+        Holder pool = new Holder("pool", "vg0");
+        Holder export = new Holder("export", "e1");
+        registry.claim("d1", export);
+        assertProblem(() -> registry.claimExclusive("d1", pool), Problem.DEVICE_BUSY);
+        assertThat(registry.require("d1").exclusive()).isNull();
+        registry.release("d1", export);
+
+        registry.claimExclusive("d1", pool);
+        registry.claimExclusive("d1", pool); // again: harmless
+        registry.claim("d1", pool);
+        assertThatThrownBy(() -> registry.claim("d1", export)).isInstanceOfSatisfying(ProblemException.class, e -> {
+            assertThat(e.problem()).isEqualTo(Problem.DEVICE_BUSY);
+            assertThat(e.getMessage()).contains("used exclusively by pool vg0");
+        });
+        assertThat(registry.require("d1").holders()).containsExactly(pool);
+
+        registry.release("d1", pool);
+        assertThat(registry.require("d1").exclusive()).isNull();
+        registry.claim("d1", export);
+        assertThat(registry.require("d1").holders()).containsExactly(export);
+    }
+
+    @Test
     void renameMovesTheEntryHoldersAndEngineName() {
         Disk d = disk("old");
         registry.register("old", DeviceKind.DISK, d);

@@ -1,0 +1,148 @@
+package io.blockwork.api.array;
+
+import io.blockwork.api.units.ByteSize;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.device.DeviceNames;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.time.Instant;
+import java.util.List;
+
+/** The JSON shapes of the arrays API. */
+final class ArrayBodies {
+
+    private ArrayBodies() {}
+
+    @Schema(description = "A new md array (mdadm --create)")
+    record CreateArray(
+            @Schema(description = "Unique among all block devices", example = "md0", pattern = DeviceNames.PATTERN)
+            @NotNull @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
+            String name,
+            @Schema(description = "The personality (mdadm's 0, 1, 10, mirror, stripe are accepted too)",
+                    allowableValues = {"linear", "raid0", "raid1", "raid10"}, example = "raid10")
+            @NotNull
+            String level,
+            @Schema(description = "Block devices by name, in slot order; each must be active and unused", example = "[\"d1\",\"d2\",\"d3\",\"d4\"]")
+            @NotNull
+            List<String> members,
+            @Schema(description = "Block devices added as spares once the array exists (redundant levels)")
+            List<String> spares,
+            @Schema(description = "raid0/raid10: a power of two from 4KiB to 1GiB (default 512KiB); linear: the "
+                    + "rounding of each member (default none); raid1 has none", example = "512KiB")
+            ByteSize chunk,
+            @Schema(description = "raid10 only: n2 (default), f2, o2, n3, ... or md's number (258, \"0x102\")",
+                    example = "n2")
+            String layout,
+            @Valid ArrayStrategies strategies,
+            @Schema(description = "Resync/recovery speed, per second (default md's 1000KiB..200000KiB)")
+            @Valid ArraySpeedLimits speedLimits,
+            @Schema(description = "Skip the initial resync (mdadm's --assume-clean): only when the members already "
+                    + "agree, e.g. new memory disks, which are all zeros. Default false")
+            Boolean assumeClean) {
+    }
+
+    @Schema(description = "The seeds' strategies, fixed at creation")
+    record ArrayStrategies(
+            @Schema(description = "fanout (default): a flush goes to every member at once; serial: one array flush "
+                    + "at a time (before seed 000)", allowableValues = {"fanout", "serial"})
+            String flush,
+            @Schema(description = "raid10: optimistic (default): a lock-free fast path; locked: every I/O takes the "
+                    + "resync lock (before seed 001)", allowableValues = {"optimistic", "locked"})
+            String barrier) {
+    }
+
+    @Schema(description = "md's speed_limit_min/max: bytes per second, or strings with binary units (\"1MiB\"). "
+            + "The daemon never goes above max, and holds back to min while the array serves other I/O.")
+    record ArraySpeedLimits(
+            @Schema(example = "1MiB") ByteSize min,
+            @Schema(example = "200MiB") ByteSize max) {
+    }
+
+    @Schema(description = "A device joining the array")
+    record AddArrayMember(
+            @Schema(description = "An active, unused block device", example = "d5")
+            @NotNull
+            String device,
+            @Schema(description = "spare (default): mdadm --add, rebuilt into an empty slot when there is one; "
+                    + "replacement: mdadm --replace, rebuilt beside the in-sync member `replaces`, which it then retires",
+                    allowableValues = {"spare", "replacement"})
+            String role,
+            @Schema(description = "For role replacement: the in-sync member to replace", example = "d2")
+            String replaces) {
+    }
+
+    @Schema(description = "A sync action (md's sync_action)")
+    record ArraySyncRequest(
+            @Schema(description = "check: scrub and count mismatches; repair: scrub and rewrite them; idle: end a "
+                    + "check or repair; pause: hold resync/recovery/check where it is; resume: continue",
+                    allowableValues = {"check", "repair", "idle", "pause", "resume"})
+            @NotNull
+            String action) {
+    }
+
+    @Schema(description = "An md array: its configuration and mdadm --detail of the live array")
+    record Array(
+            String name,
+            @Schema(allowableValues = {"linear", "raid0", "raid1", "raid10"}) String level,
+            @Schema(description = "Absent while the array is not assembled") Long sizeBytes,
+            @Schema(description = "Bytes of each member in use (mdadm's Used Dev Size); absent while not assembled")
+            Long usedDevSizeBytes,
+            @Schema(description = "raid0/raid10 chunk, linear rounding, 0 for raid1") long chunkBytes,
+            @Schema(description = "raid10's layout (n2, f2, o2, or md's number in hex)") String layout,
+            @Schema(description = "raid10's layout as md encodes it (0x102 = 258 for n2)") Integer layoutCode,
+            @Schema(description = "Slots") int raidDevices,
+            @Schema(description = "Attached members, spares and failed ones included") Integer totalDevices,
+            @Schema(description = "In-sync members in slots") Integer activeDevices,
+            Integer workingDevices,
+            Integer failedDevices,
+            Integer spareDevices,
+            @Schema(description = "mdadm's State line as words: clean or active (written in the last 200 ms), degraded, "
+                    + "resyncing, recovering, checking, inactive; absent while not assembled")
+            List<String> arrayState,
+            @Schema(description = "Why the array serves no I/O") String inactiveReason,
+            @Schema(description = "Every slot (empty ones as removed), replacements, spares, failed members, then "
+                    + "stored members the live array does not have (failed or missing at the last start)")
+            List<ArrayMember> members,
+            @Schema(description = "Names of the spares") List<String> spares,
+            @Schema(description = "The sync daemon; absent for levels without redundancy") ArraySync sync,
+            @Schema(description = "md's last_sync_action", allowableValues = {"idle", "resync", "recover", "check", "repair"})
+            String lastSyncAction,
+            @Schema(description = "md's mismatch_cnt: 512-byte sectors found differing by the last resync, check or repair")
+            Long mismatchCount,
+            @Schema(description = "True until the initial resync has finished") boolean resyncPending,
+            ArrayStrategies strategies,
+            @Schema(description = "Bytes per second") ArraySpeedLimitsView speedLimits,
+            @Schema(description = "Assembly state: desired and actual, with the reason when the array is not assembled")
+            ObjectState state,
+            Instant createdAt) {
+    }
+
+    record ArraySpeedLimitsView(long min, long max) {
+    }
+
+    record ArrayMember(
+            @Schema(description = "md's device number (order of joining); -1 for an empty slot or a member the live "
+                    + "array does not have") int number,
+            @Schema(description = "The raid slot it fills (or filled, for a failed or missing one); -1 for spares") int slot,
+            @Schema(description = "Absent for an empty slot") String device,
+            @Schema(allowableValues = {"active", "replacement", "spare", "none"}) String role,
+            @Schema(allowableValues = {"in_sync", "rebuilding", "spare", "faulty", "removed", "missing"}) String state,
+            @Schema(description = "mdadm's words", example = "active sync") String stateText,
+            boolean replacement,
+            @Schema(description = "Progress of a rebuilding member") long rebuiltBytes,
+            @Schema(description = "Why a faulty or missing member is out") String faultReason) {
+    }
+
+    record ArraySync(
+            @Schema(allowableValues = {"idle", "resync", "recover", "check", "repair"}) String action,
+            @Schema(description = "Held by a pause request") boolean paused,
+            @Schema(description = "0-100") double percent,
+            @Schema(description = "Array bytes (resync, check, repair) or member bytes (recovery) done") long doneBytes,
+            long totalBytes,
+            @Schema(description = "Recent speed, averaged over the last seconds") long bytesPerSecond,
+            @Schema(description = "Seconds left at that speed; -1 if unknown") long etaSeconds,
+            @Schema(description = "The member being rebuilt, for recovery") String target) {
+    }
+}

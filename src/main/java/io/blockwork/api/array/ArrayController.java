@@ -1,0 +1,166 @@
+package io.blockwork.api.array;
+
+import io.blockwork.api.array.ArrayBodies.AddArrayMember;
+import io.blockwork.api.array.ArrayBodies.CreateArray;
+import io.blockwork.api.array.ArrayBodies.ArraySpeedLimits;
+import io.blockwork.api.array.ArrayBodies.ArraySyncRequest;
+import io.blockwork.api.units.ByteSize;
+import io.blockwork.engine.md.ArrayState;
+import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.MemberState;
+import io.blockwork.engine.md.SyncStatus;
+import io.blockwork.service.array.ArrayCreate;
+import io.blockwork.service.array.ArrayService;
+import io.blockwork.service.array.ArrayView;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/arrays")
+@Tag(name = "Arrays", description = "md RAID arrays (linear, raid0, raid1, raid10) with mdadm's management: members, "
+        + "spares, failure, resync, recovery and scrubbing")
+class ArrayController {
+
+    private final ArrayService arrays;
+
+    ArrayController(ArrayService arrays) {
+        this.arrays = arrays;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "createArray", summary = "Create an array (mdadm --create)", description = "The members and spares must be active "
+            + "block devices nothing else uses; the array holds them until it is deleted. raid1 and raid10 start "
+            + "with a resync. The array is a block device (kind \"array\"): the device, data and export endpoints "
+            + "work on it.")
+    @ApiResponse(responseCode = "201", description = "Created; Location names the new array")
+    ResponseEntity<ArrayBodies.Array> create(@Valid @RequestBody CreateArray body) {
+        ArraySpeedLimits s = body.speedLimits();
+        ArrayView created = arrays.create(new ArrayCreate(body.name(), body.level(), body.members(), body.spares(),
+                bytes(body.chunk()), body.layout(),
+                body.strategies() == null ? null : body.strategies().flush(),
+                body.strategies() == null ? null : body.strategies().barrier(),
+                s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max()),
+                Boolean.TRUE.equals(body.assumeClean())));
+        return ResponseEntity.created(URI.create("/api/v1/arrays/" + created.name())).body(toBody(created));
+    }
+
+    @GetMapping
+    @Operation(operationId = "listArrays", summary = "List arrays", description = "Every configured array, assembled or not, by name.")
+    List<ArrayBodies.Array> list() {
+        return arrays.list().stream().map(ArrayController::toBody).toList();
+    }
+
+    @GetMapping("/{name}")
+    @Operation(operationId = "getArray", summary = "Show an array (mdadm --detail)")
+    ArrayBodies.Array get(@PathVariable String name) {
+        return toBody(arrays.get(name));
+    }
+
+    @DeleteMapping("/{name}")
+    @Operation(operationId = "deleteArray", summary = "Stop and delete an array (mdadm --stop)", description = "Refused with 409 device-busy while "
+            + "another object uses the array. With force=true its NBD exports are removed with it; other holders "
+            + "(mapped devices, pools, arrays) still refuse it. The members are free again; their data stays.")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void delete(@PathVariable String name,
+                @Parameter(description = "Also remove the exports of this array")
+                @RequestParam(defaultValue = "false") boolean force) {
+        arrays.delete(name, force);
+    }
+
+    @PostMapping(path = "/{name}/members", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "addArrayMember", summary = "Add a spare or a replacement (mdadm --add, --replace)", description = "A spare is rebuilt "
+            + "into an empty slot as soon as there is one. A replacement is rebuilt beside the in-sync member "
+            + "`replaces` and then takes its slot; the old member becomes faulty.")
+    ArrayBodies.Array addMember(@PathVariable String name, @Valid @RequestBody AddArrayMember body) {
+        return toBody(arrays.addMember(name, body.device(), body.role(), body.replaces()));
+    }
+
+    @PostMapping("/{name}/members/{member}/fail")
+    @Operation(operationId = "failArrayMember", summary = "Fail a member (mdadm --fail)", description = "Refused (409) for the last in-sync copy of "
+            + "some data and on levels without redundancy. A spare, if any, is then rebuilt into the slot.")
+    ArrayBodies.Array fail(@PathVariable String name, @PathVariable String member) {
+        return toBody(arrays.failMember(name, member));
+    }
+
+    @DeleteMapping("/{name}/members/{member}")
+    @Operation(operationId = "removeArrayMember", summary = "Remove a spare or a failed member (mdadm --remove)", description = "An in-sync or "
+            + "rebuilding member is refused with 409 naming `member`: fail it first. The device is free again.")
+    ArrayBodies.Array remove(@PathVariable String name, @PathVariable String member) {
+        return toBody(arrays.removeMember(name, member));
+    }
+
+    @PostMapping("/{name}/members/{member}/re-add")
+    @Operation(operationId = "reAddArrayMember", summary = "Re-add a former member (mdadm --re-add)", description = "A device removed since the service "
+            + "started goes back into its old slot; one stored as failed or missing at the last start comes back as "
+            + "a spare. Either way it is rebuilt in full (there is no write-intent bitmap).")
+    ArrayBodies.Array reAdd(@PathVariable String name, @PathVariable String member) {
+        return toBody(arrays.reAddMember(name, member));
+    }
+
+    @PostMapping(path = "/{name}/sync", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "syncArray", summary = "Start or control a sync action (md's sync_action)", description = "check and repair are "
+            + "refused (409) while a resync or recovery is due or another action runs; levels without redundancy "
+            + "have no sync. Not stored: a restart forgets a check and a pause.")
+    ArrayBodies.Array sync(@PathVariable String name, @Valid @RequestBody ArraySyncRequest body) {
+        return toBody(arrays.sync(name, body.action()));
+    }
+
+    @PutMapping(path = "/{name}/speed-limits", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "setArraySpeedLimits", summary = "Set the resync/recovery speed limits (stored)", description = "Bytes per second; an absent "
+            + "limit stays as it is. They apply from the sync daemon's next window.")
+    ArrayBodies.Array speedLimits(@PathVariable String name, @Valid @RequestBody ArraySpeedLimits body) {
+        return toBody(arrays.speedLimits(name, bytes(body.min()), bytes(body.max())));
+    }
+
+    /* ---- mapping ---- */
+
+    private static Long bytes(ByteSize size) {
+        return size == null ? null : size.bytes();
+    }
+
+    static ArrayBodies.Array toBody(ArrayView v) {
+        List<ArrayBodies.ArrayMember> members = v.members().stream().map(m -> new ArrayBodies.ArrayMember(m.number(), m.slot(),
+                m.device(), m.role(), m.state(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason()))
+                .toList();
+        ArrayBodies.ArrayStrategies strategies = new ArrayBodies.ArrayStrategies(v.flushStrategy(), v.barrierStrategy());
+        ArrayBodies.ArraySpeedLimitsView speed = new ArrayBodies.ArraySpeedLimitsView(v.speedMinBytes(), v.speedMaxBytes());
+        MdDetail d = v.detail();
+        List<String> spares = v.members().stream().filter(m -> m.state().equals(MemberState.SPARE.label()))
+                .map(ArrayView.MemberView::device).toList();
+        if (d == null) {
+            return new ArrayBodies.Array(v.name(), v.level(), null, null, v.chunkBytes(), v.layout(), v.layoutCode(),
+                    v.raidDevices(), null, null, null, null, null, null, null, members, spares, null, null, null,
+                    v.resyncPending(), strategies, speed, v.state(), v.createdAt());
+        }
+        boolean redundant = v.level().equals("raid1") || v.level().equals("raid10");
+        return new ArrayBodies.Array(v.name(), v.level(), d.sizeBytes(), d.usedDevSizeBytes(), d.chunkBytes(),
+                v.layout(), v.layoutCode(), d.raidDevices(), d.totalDevices(), d.activeDevices(), d.workingDevices(),
+                d.failedDevices(), d.spareDevices(), d.state().stream().map(ArrayState::label).toList(),
+                d.inactiveReason(), members, spares, redundant ? sync(d.sync()) : null,
+                redundant ? d.lastSyncAction().label() : null, redundant ? d.mismatchSectors() : null,
+                v.resyncPending(), strategies, speed, v.state(), v.createdAt());
+    }
+
+    private static ArrayBodies.ArraySync sync(SyncStatus s) {
+        return new ArrayBodies.ArraySync(s.action().label(), s.paused(), Math.round(s.percent() * 10) / 10.0,
+                s.doneBytes(), s.totalBytes(), s.speedKiBps() * 1024, s.etaSeconds(), s.target());
+    }
+}

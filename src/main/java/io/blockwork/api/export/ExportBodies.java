@@ -1,0 +1,55 @@
+package io.blockwork.api.export;
+
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.device.DeviceNames;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.time.Instant;
+import java.util.List;
+
+/** The JSON shapes of the exports API. */
+final class ExportBodies {
+
+    private ExportBodies() {}
+
+    @Schema(description = "A block device to offer to NBD clients")
+    record CreateExport(
+            @Schema(description = "What clients ask for (nbd://host:port/NAME); unique among exports. "
+                    + "Defaults to the device's name", example = "d1", pattern = DeviceNames.PATTERN)
+            @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
+            String name,
+            @Schema(description = "The block device to export: a disk, array, mapped device or volume", example = "d1")
+            @NotNull
+            String device,
+            @Schema(description = "Refuse writes, trims and zeroing (EPERM) and advertise READ_ONLY; default false")
+            Boolean readOnly,
+            @Schema(description = "Shown by nbdinfo; at most 4096 bytes of UTF-8", example = "scratch disk")
+            String description) {
+    }
+
+    record Export(
+            String name,
+            String device,
+            @Schema(allowableValues = {"disk", "array", "dm", "volume"}) String deviceKind,
+            boolean readOnly,
+            String description,
+            @Schema(description = "Where clients connect, e.g. nbd://127.0.0.1:10809/d1; absent while the export is not active",
+                    example = "nbd://127.0.0.1:10809/d1")
+            String uri,
+            @Schema(description = "The export size clients see; absent while the export is not active")
+            Long sizeBytes,
+            ObjectState state,
+            @Schema(description = "Connected NBD clients")
+            List<ExportClient> clients,
+            Instant createdAt) {
+    }
+
+    record ExportClient(
+            @Schema(description = "The server's number for the connection") long id,
+            @Schema(example = "127.0.0.1:40112") String remoteAddress,
+            Instant connectedAt,
+            @Schema(description = "Requests answered so far") long requestsServed,
+            @Schema(description = "Memory its requests in flight hold now") long inFlightBytes) {
+    }
+}

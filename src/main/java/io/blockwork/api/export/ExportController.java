@@ -1,0 +1,83 @@
+package io.blockwork.api.export;
+
+import io.blockwork.api.export.ExportBodies.CreateExport;
+import io.blockwork.service.export.ExportService;
+import io.blockwork.service.export.ExportSpec;
+import io.blockwork.service.export.ExportView;
+import io.blockwork.service.export.NbdEndpoint;
+import io.blockwork.service.export.NbdServerLifecycle;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/exports")
+@Tag(name = "Exports", description = "Block devices offered to NBD clients (qemu, nbdinfo, nbdcopy, fio, nbd-client)")
+class ExportController {
+
+    private final ExportService exports;
+    private final NbdServerLifecycle nbd;
+
+    ExportController(ExportService exports, NbdServerLifecycle nbd) {
+        this.exports = exports;
+        this.nbd = nbd;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Export a block device over NBD",
+            description = "The export holds its device: deleting the device is refused (409 device-busy) until the "
+                    + "export is deleted, or done with force=true, which removes the export too.")
+    @ApiResponse(responseCode = "201", description = "Created; Location names the new export")
+    ResponseEntity<ExportBodies.Export> create(@Valid @RequestBody CreateExport body, HttpServletRequest request) {
+        ExportView created = exports.create(new ExportSpec(body.name(), body.device(),
+                Boolean.TRUE.equals(body.readOnly()), body.description()));
+        return ResponseEntity.created(URI.create("/api/v1/exports/" + created.name()))
+                .body(toBody(created, nbd.endpoint(), request));
+    }
+
+    @GetMapping
+    @Operation(summary = "List exports", description = "Every configured export, active or not, by name, with its "
+            + "NBD URI and connected clients.")
+    List<ExportBodies.Export> list(HttpServletRequest request) {
+        Optional<NbdEndpoint> endpoint = nbd.endpoint();
+        return exports.list().stream().map(v -> toBody(v, endpoint, request)).toList();
+    }
+
+    @GetMapping("/{name}")
+    @Operation(summary = "Show an export")
+    ExportBodies.Export get(@PathVariable String name, HttpServletRequest request) {
+        return toBody(exports.get(name), nbd.endpoint(), request);
+    }
+
+    @DeleteMapping("/{name}")
+    @Operation(summary = "Delete an export", description = "New clients are refused at once; connected clients get "
+            + "answers to their requests in flight, then are disconnected. The device is untouched.")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void delete(@PathVariable String name) {
+        exports.delete(name);
+    }
+
+    private static ExportBodies.Export toBody(ExportView v, Optional<NbdEndpoint> endpoint, HttpServletRequest request) {
+        String uri = v.state().live() ? endpoint.map(e -> e.uri(v.name(), request.getServerName())).orElse(null) : null;
+        List<ExportBodies.ExportClient> clients = v.clients().stream().map(c -> new ExportBodies.ExportClient(c.id(),
+                c.remoteAddress(), c.connectedAt(), c.requestsServed(), c.inFlightBytes())).toList();
+        return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.description(), uri,
+                v.sizeBytes(), v.state(), clients, v.createdAt());
+    }
+}

@@ -1,0 +1,102 @@
+package io.blockwork.engine.md;
+
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BlockDevice;
+import java.util.List;
+
+/**
+ * md's linear personality: members one after another. Each member contributes its size rounded
+ * down to the rounding factor (mdadm's {@code --rounding}, 0 for none) and the array's block size.
+ * A bio crossing from one member into the next is cut in two here, since member ends fall at no
+ * regular boundary the core could split at.
+ */
+final class Linear implements Personality {
+
+    private final BlockDevice[] devices;
+    /** {@code starts[i]} is where member i begins in the array; {@code starts[n]} the array size. */
+    private final long[] starts;
+    private final long rounding;
+
+    Linear(List<? extends BlockDevice> members, long rounding, int blockSize) {
+        this.devices = members.toArray(BlockDevice[]::new);
+        this.rounding = rounding;
+        this.starts = new long[devices.length + 1];
+        long unit = Math.max(rounding, blockSize);
+        for (int i = 0; i < devices.length; i++) {
+            long usable = devices[i].sizeBytes() / unit * unit;
+            if (usable == 0) {
+                throw new MdArgumentException("members[" + i + "]", devices[i].name() + " is smaller than one " + unit + "-byte unit");
+            }
+            starts[i + 1] = starts[i] + usable;
+        }
+    }
+
+    @Override
+    public MdLevel level() {
+        return MdLevel.LINEAR;
+    }
+
+    @Override
+    public long sizeBytes() {
+        return starts[devices.length];
+    }
+
+    @Override
+    public long usedMemberBytes() {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < devices.length; i++) {
+            min = Math.min(min, starts[i + 1] - starts[i]);
+        }
+        return min;
+    }
+
+    @Override
+    public long boundaryBytes() {
+        return 0;
+    }
+
+    @Override
+    public void submit(Bio bio) {
+        int i = memberAt(bio.offset());
+        if (bio.end() <= starts[i + 1]) {
+            devices[i].submit(bio.remap(bio.offset() - starts[i]));
+            bio.endio();
+            return;
+        }
+        long done = 0;
+        while (done < bio.length()) {
+            long at = bio.offset() + done;
+            while (at >= starts[i + 1]) {
+                i++;
+            }
+            long len = Math.min(bio.length() - done, starts[i + 1] - at);
+            devices[i].submit(bio.split(done, len, at - starts[i]));
+            done += len;
+        }
+        bio.endio();
+    }
+
+    private int memberAt(long offset) {
+        int lo = 0;
+        int hi = devices.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (starts[mid] <= offset) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    @Override
+    public boolean survives(MemberSet.Table table) {
+        return Personality.everySlotInSync(table);
+    }
+
+    @Override
+    public String mdstatGeometry() {
+        return " " + rounding / 1024 + "k rounding";
+    }
+}

@@ -1,0 +1,373 @@
+package io.blockwork.engine.md;
+
+import io.blockwork.engine.block.AbstractBlockDevice;
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.engine.block.IoCounters;
+import io.blockwork.engine.block.IoStatus;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An md array: a block device made of member devices by a {@link Personality} (linear, raid0,
+ * raid1, raid10), with mdadm's management operations and, for the redundant levels, a
+ * {@link SyncDaemon} for resync, recovery and scrubbing.
+ *
+ * <p>The I/O path: the block core has checked and split the bio at the personality's boundary;
+ * {@link #dispatch} refuses I/O on an inactive array, hands FLUSH and PREFLUSH to the array's
+ * {@link ArrayFlush} strategy, and everything else to the personality. Members are any block
+ * devices, used from offset 0 (md's data offset is 0 here: there is no superblock on the members,
+ * the service keeps the configuration).
+ *
+ * <p>An array becomes inactive when some data has no in-sync copy left (it then fails all I/O,
+ * and {@link MdDetail#inactiveReason()} says why) or when it is stopped.
+ */
+public final class MdArray extends AbstractBlockDevice {
+
+    /** How long after its last write an array still reports "active" (md's safe_mode_delay). */
+    private static final long SAFE_MODE_NANOS = 200_000_000L;
+
+    private final MdArraySpec spec;
+    private final MemberSet members;
+    private final Personality personality;
+    private final DeviceLimits limits;
+    private final ArrayFlush flush;
+    /** Null for linear and raid0. */
+    private final SyncDaemon daemon;
+    private volatile String stopReason;
+    /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
+    private volatile Runnable changeListener = () -> {};
+    /** Guarded by {@code this}: writes counted when the state was last asked for, and when they changed. */
+    private long writesSeen;
+    private long writesChangedNanos;
+
+    private MdArray(MdArraySpec spec, List<? extends BlockDevice> slots, long memberBytes, boolean clean) {
+        super(spec.name());
+        this.spec = spec;
+        List<BlockDevice> present = slots.stream().filter(Objects::nonNull).map(BlockDevice.class::cast).toList();
+        int lbs = present.stream().mapToInt(d -> d.limits().logicalBlockSize()).max().orElseThrow();
+        long smallest = memberBytes > 0 ? memberBytes : present.stream().mapToLong(BlockDevice::sizeBytes).min().orElseThrow();
+        this.members = new MemberSet(spec.level(), slots);
+        this.personality = switch (spec.level()) {
+            case LINEAR -> new Linear(slots, spec.chunkBytes(), lbs);
+            case RAID0 -> new Raid0(slots, spec.chunkBytes());
+            case RAID1 -> new Raid1(members, slots.size(), smallest, clean);
+            case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.size(), spec.chunkBytes() >>> 9,
+                    smallest >>> 9), clean, spec.strategies().barrier());
+        };
+        for (int i = 0; i < slots.size(); i++) {
+            BlockDevice d = slots.get(i);
+            if (d != null && spec.level() != MdLevel.LINEAR && d.sizeBytes() < personality.usedMemberBytes()) {
+                throw new MdArgumentException("members[" + i + "]", d.name() + " has " + d.sizeBytes()
+                        + " bytes; the array uses " + personality.usedMemberBytes() + " of each member");
+            }
+        }
+        DeviceLimits l = DeviceLimits.of(lbs);
+        for (BlockDevice d : present) {
+            l = l.stack(d.limits());
+        }
+        this.limits = l.withBoundary(personality.boundaryBytes());
+        this.flush = ArrayFlush.create(spec.strategies().flush(), this);
+        members.survivalRule(personality::survives);
+        this.daemon = personality instanceof Mirrored m
+                ? new SyncDaemon(spec.name(), m, members, spec.speed(), this::userRequests, this::changed) : null;
+        members.onFailure(() -> {
+            wakeDaemon();
+            changed();
+        });
+        this.writesChangedNanos = System.nanoTime() - SAFE_MODE_NANOS;
+    }
+
+    /**
+     * {@code mdadm --create}: a new array over {@code members} in slot order. Redundant levels
+     * start with a resync unless the spec assumes the members clean.
+     */
+    public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members) {
+        checkMembers(spec.level(), members, false);
+        MdArray array = new MdArray(spec, members, 0, spec.assumeClean());
+        array.startDaemon();
+        return array;
+    }
+
+    /**
+     * {@code mdadm --assemble} of an existing array: {@code slots} in slot order with null for a
+     * missing member (redundant levels only), plus spares. No resync. {@code memberBytes} is the
+     * array's earlier {@link MdDetail#usedDevSizeBytes()} (0 to compute it from the members).
+     * Missing members leave the array degraded, or inactive with the reason in its detail (an
+     * inactive array takes no spares; they stay free).
+     */
+    public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
+                                   List<? extends BlockDevice> spares, long memberBytes) {
+        checkMembers(spec.level(), slots, true);
+        MdArray array = new MdArray(spec, slots, memberBytes, true);
+        if (array.inactiveReason() == null) {
+            for (BlockDevice spare : spares) {
+                array.add(spare);
+            }
+        }
+        array.startDaemon();
+        return array;
+    }
+
+    private static void checkMembers(MdLevel level, List<? extends BlockDevice> devices, boolean allowMissing) {
+        if (devices == null || devices.size() < level.minMembers()) {
+            throw new MdArgumentException("members", level.label() + " needs at least " + level.minMembers()
+                    + " members, got " + (devices == null ? 0 : devices.size()));
+        }
+        Map<BlockDevice, Integer> seen = new IdentityHashMap<>();
+        for (int i = 0; i < devices.size(); i++) {
+            BlockDevice d = devices.get(i);
+            if (d == null && (!allowMissing || !level.redundant())) {
+                throw new MdArgumentException("members[" + i + "]", "missing; " + level.label() + (allowMissing
+                        ? " has no redundancy and cannot start without every member" : " needs a device in every slot"));
+            }
+            if (d != null && seen.put(d, i) != null) {
+                throw new MdArgumentException("members[" + i + "]", d.name() + " is listed twice (also members[" + seen.get(d) + "])");
+            }
+        }
+        if (seen.isEmpty()) {
+            throw new MdArgumentException("members", "no member is present");
+        }
+    }
+
+    private void startDaemon() {
+        if (daemon != null) {
+            daemon.start();
+        }
+    }
+
+    /* ---- Block device ---- */
+
+    @Override
+    protected void dispatch(Bio bio) {
+        if (members.lostReason() != null || stopReason != null) {
+            stats.failed();
+            bio.endio(IoStatus.IO_ERROR);
+        } else if (bio.op() == BioOp.FLUSH || bio.preflush()) {
+            flush.submit(bio);
+        } else {
+            personality.submit(bio);
+        }
+    }
+
+    @Override
+    public long sizeBytes() {
+        return personality.sizeBytes();
+    }
+
+    @Override
+    public DeviceLimits limits() {
+        return limits;
+    }
+
+    /** Every attached member device, spares and failed ones included (sysfs's {@code slaves}). */
+    @Override
+    public Collection<BlockDevice> lowerDevices() {
+        return members.all().stream().map(Member::device).toList();
+    }
+
+    /** A member's flush failed: status for the parent flush (the flush strategies' shared rule). */
+    IoStatus memberFlushFailed(Member m) {
+        if (!spec.level().redundant()) {
+            return IoStatus.IO_ERROR;
+        }
+        return members.failed(m, "flush error") ? IoStatus.OK : IoStatus.IO_ERROR;
+    }
+
+    private long userRequests() {
+        IoCounters c = counters();
+        return c.reads() + c.writes() + c.discards() + c.flushes();
+    }
+
+    /* ---- Management (mdadm --manage) ---- */
+
+    /** {@code mdadm --fail}: refused for the last in-sync copy of some data and on levels without redundancy. */
+    public void fail(String member) {
+        members.fail(member);
+        wakeDaemon();
+    }
+
+    /** {@code mdadm --remove}: only failed members and spares; an in-sync member must be failed first. */
+    public void remove(String member) {
+        members.remove(member);
+    }
+
+    /** {@code mdadm --add}: a spare, rebuilt into an empty slot as soon as there is one. */
+    public void add(BlockDevice device) {
+        checkJoiner(device);
+        members.addSpare(device);
+        wakeDaemon();
+    }
+
+    /** {@code mdadm --replace member --with device}: rebuilds {@code device} beside an in-sync member, then retires it. */
+    public void replace(String member, BlockDevice with) {
+        checkJoiner(with);
+        members.replace(member, with);
+        wakeDaemon();
+    }
+
+    /** {@code mdadm --re-add}: a former member returns to its old slot; without a bitmap it is rebuilt in full. */
+    public void reAdd(BlockDevice device) {
+        checkJoiner(device);
+        members.reAdd(device);
+        wakeDaemon();
+    }
+
+    private void checkJoiner(BlockDevice device) {
+        if (device == null) {
+            throw new MdArgumentException("device", "required");
+        }
+        if (!spec.level().redundant()) {
+            throw new MdStateException("device", spec.level().label() + " has no redundancy; members cannot be added");
+        }
+        String inactive = inactiveReason();
+        if (inactive != null) {
+            throw new MdStateException("device", "the array is inactive (" + inactive + ")");
+        }
+        if (builtOn(device, this)) {
+            throw new MdArgumentException("device", device.name() + " is built on " + name() + "; that would be a cycle");
+        }
+        if (device.limits().logicalBlockSize() > limits.logicalBlockSize()) {
+            throw new MdArgumentException("device", device.name() + " has " + device.limits().logicalBlockSize()
+                    + "-byte blocks, larger than the array's " + limits.logicalBlockSize());
+        }
+        if (device.sizeBytes() < personality.usedMemberBytes()) {
+            throw new MdArgumentException("device", device.name() + " has " + device.sizeBytes() + " bytes; each member needs "
+                    + personality.usedMemberBytes());
+        }
+    }
+
+    private static boolean builtOn(BlockDevice device, BlockDevice target) {
+        Deque<BlockDevice> todo = new ArrayDeque<>(List.of(device));
+        while (!todo.isEmpty()) {
+            BlockDevice d = todo.pop();
+            if (d == target) {
+                return true;
+            }
+            todo.addAll(d.lowerDevices());
+        }
+        return false;
+    }
+
+    /**
+     * md's {@code sync_action} and friends: {@code check}, {@code repair}, {@code idle} (ends a
+     * check or repair), {@code pause} ({@code frozen}) and {@code resume}.
+     */
+    public void sync(String action) {
+        SyncDaemon d = requireDaemon();
+        switch (action == null ? "" : action.toLowerCase(Locale.ROOT)) {
+            case "check" -> d.request(SyncAction.CHECK, inactiveReason());
+            case "repair" -> d.request(SyncAction.REPAIR, inactiveReason());
+            case "idle" -> d.abortScrub();
+            case "pause", "frozen" -> d.pause();
+            case "resume" -> d.resume();
+            default -> throw new MdArgumentException("action", "unknown sync action '" + action + "' (check, repair, idle, pause, resume)");
+        }
+    }
+
+    /** Sets the resync/recovery speed limits; they apply from the next window. */
+    public void speedLimits(SpeedLimits limits) {
+        requireDaemon().limits(Objects.requireNonNull(limits, "limits"));
+    }
+
+    private SyncDaemon requireDaemon() {
+        if (daemon == null) {
+            throw new MdStateException("action", spec.level().label() + " has no redundancy and nothing to sync");
+        }
+        return daemon;
+    }
+
+    /** Stops the array ({@code mdadm --stop}): the daemon ends, all further I/O fails. */
+    public void stop() {
+        stopReason = "stopped";
+        if (daemon != null) {
+            daemon.stop();
+        }
+    }
+
+    /**
+     * Sets who is told when the array changes on its own, outside any management call: a member
+     * failed on an I/O error, the daemon took a spare into a slot, a rebuild finished (a
+     * replacement taking over its slot included), the initial resync finished. That is what a
+     * keeper of the configuration must write down (md rewrites its superblocks at these points).
+     * The listener runs on an I/O completion or the daemon's thread, holding no array lock; it
+     * must return quickly and must not block (hand the work to another thread). Changes made by
+     * the management calls themselves ({@link #fail}, {@link #add}, ...) are not reported.
+     */
+    public void onChange(Runnable listener) {
+        this.changeListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    private void changed() {
+        try {
+            changeListener.run();
+        } catch (RuntimeException e) {
+            // A listener's failure must not break the I/O completion or the daemon that told it.
+            System.getLogger(MdArray.class.getName()).log(System.Logger.Level.ERROR,
+                    "change listener of " + name() + " failed", e);
+        }
+    }
+
+    private void wakeDaemon() {
+        if (daemon != null) {
+            daemon.wake();
+        }
+    }
+
+    /* ---- Status ---- */
+
+    /** {@code mdadm --detail}. */
+    public MdDetail detail() {
+        return MdDetail.of(this);
+    }
+
+    public MdArraySpec spec() {
+        return spec;
+    }
+
+    /**
+     * True while the initial resync of a new array has not finished: its copies may still
+     * disagree above the resync point (an array assembled again later must resync again).
+     */
+    public boolean resyncPending() {
+        return personality instanceof Mirrored m && m.resyncPoint() != Long.MAX_VALUE;
+    }
+
+    /** Why the array serves no I/O, or null if it does. */
+    public String inactiveReason() {
+        String lost = members.lostReason();
+        return lost != null ? lost : stopReason;
+    }
+
+    /** True while writes arrived within the last safe-mode interval (md's "active" vs "clean"). */
+    synchronized boolean recentlyWritten() {
+        long writes = counters().writes();
+        long now = System.nanoTime();
+        if (writes != writesSeen) {
+            writesSeen = writes;
+            writesChangedNanos = now;
+            return true;
+        }
+        return now - writesChangedNanos < SAFE_MODE_NANOS;
+    }
+
+    MemberSet members() {
+        return members;
+    }
+
+    Personality personality() {
+        return personality;
+    }
+
+    SyncDaemon daemon() {
+        return daemon;
+    }
+}

@@ -1,0 +1,106 @@
+package io.blockwork.engine.md;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * What an array is, apart from its members: the values {@code mdadm --create} takes. The
+ * constructor checks every field and names the one at fault; {@link #of} fills mdadm's defaults.
+ *
+ * @param name the array's device name
+ * @param level the personality
+ * @param chunkBytes raid0/raid10 chunk (power of two, 4 KiB..1 GiB; mdadm's default 512 KiB);
+ *        linear's rounding (0 for none, mdadm's default); always 0 for raid1
+ * @param layout raid10's layout; null for the other levels
+ * @param strategies the seeds' strategies
+ * @param speed resync/recovery speed limits
+ * @param assumeClean skip the initial resync ({@code --assume-clean}): the members are known to agree
+ */
+public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Layout layout,
+                          MdStrategies strategies, SpeedLimits speed, boolean assumeClean) {
+
+    public static final long DEFAULT_CHUNK = 512 * 1024;
+    private static final long MAX_CHUNK = 1L << 30;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+    public MdArraySpec {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new MdArgumentException("name", "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit; got '" + name + "'");
+        }
+        Objects.requireNonNull(level, "level");
+        Objects.requireNonNull(strategies, "strategies");
+        Objects.requireNonNull(speed, "speed");
+        switch (level) {
+            case RAID0, RAID10 -> checkChunk(chunkBytes, level);
+            case LINEAR -> {
+                if (chunkBytes != 0) {
+                    checkChunk(chunkBytes, level);
+                }
+            }
+            case RAID1 -> {
+                if (chunkBytes != 0) {
+                    throw new MdArgumentException("chunk", "raid1 has no chunk size");
+                }
+            }
+        }
+        if (level == MdLevel.RAID10 && layout == null) {
+            throw new MdArgumentException("layout", "raid10 needs a layout (n2, f2, o2, ...)");
+        }
+        if (level != MdLevel.RAID10 && layout != null) {
+            throw new MdArgumentException("layout", "only raid10 has a layout, not " + level.label());
+        }
+    }
+
+    private static void checkChunk(long chunk, MdLevel level) {
+        if (chunk < 4096 || chunk > MAX_CHUNK || Long.bitCount(chunk) != 1) {
+            throw new MdArgumentException("chunk", level.label() + " needs a power of two from 4 KiB to 1 GiB, got " + chunk + " bytes");
+        }
+    }
+
+    /** An array with mdadm's defaults for the level. */
+    public static MdArraySpec of(String name, MdLevel level) {
+        long chunk = level == MdLevel.RAID0 || level == MdLevel.RAID10 ? DEFAULT_CHUNK : 0;
+        return new MdArraySpec(name, level, chunk, level == MdLevel.RAID10 ? Raid10Layout.N2 : null,
+                MdStrategies.DEFAULT, SpeedLimits.DEFAULT, false);
+    }
+
+    /**
+     * From the API's plain values; null means the default. Errors name the field:
+     * {@code name}, {@code level}, {@code chunk}, {@code layout}, {@code strategies.flush}, ...
+     */
+    public static MdArraySpec parse(String name, String level, Long chunkBytes, String layout,
+                                    String flushStrategy, String barrierStrategy) {
+        MdLevel l = MdLevel.fromLabel(level);
+        MdArraySpec spec = of(name, l);
+        if (chunkBytes != null) {
+            spec = spec.withChunk(chunkBytes);
+        }
+        if (layout != null) {
+            if (l != MdLevel.RAID10) {
+                throw new MdArgumentException("layout", "only raid10 has a layout, not " + l.label());
+            }
+            spec = spec.withLayout(Raid10Layout.parse(layout));
+        }
+        return spec.withStrategies(MdStrategies.of(flushStrategy, barrierStrategy));
+    }
+
+    public MdArraySpec withChunk(long bytes) {
+        return new MdArraySpec(name, level, bytes, layout, strategies, speed, assumeClean);
+    }
+
+    public MdArraySpec withLayout(Raid10Layout l) {
+        return new MdArraySpec(name, level, chunkBytes, l, strategies, speed, assumeClean);
+    }
+
+    public MdArraySpec withStrategies(MdStrategies s) {
+        return new MdArraySpec(name, level, chunkBytes, layout, s, speed, assumeClean);
+    }
+
+    public MdArraySpec withSpeed(SpeedLimits s) {
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, s, assumeClean);
+    }
+
+    public MdArraySpec withAssumeClean(boolean clean) {
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, clean);
+    }
+}

@@ -1,0 +1,165 @@
+package io.blockwork.engine.md;
+
+import io.blockwork.engine.block.BlockDevice;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The md arrays of one service (md's {@code all_mddevs}): creation and management by device
+ * name, lookup, and the rule that a device belongs to at most one array. Device names are
+ * resolved through the lookup the service supplies; every error names the request field at fault
+ * and leaves everything as it was.
+ */
+public final class MdArrays {
+
+    private final Function<String, BlockDevice> devices;
+    /** Guarded by {@code this}; in creation order. */
+    private final Map<String, MdArray> arrays = new LinkedHashMap<>();
+
+    /** @param devices the block device of a name, or null if there is none */
+    public MdArrays(Function<String, BlockDevice> devices) {
+        this.devices = devices;
+    }
+
+    /** {@code mdadm --create} with members by name, in slot order. */
+    public synchronized MdArray create(MdArraySpec spec, List<String> members) {
+        refuseName(spec.name());
+        List<BlockDevice> resolved = new ArrayList<>();
+        for (int i = 0; members != null && i < members.size(); i++) {
+            resolved.add(resolve("members[" + i + "]", members.get(i)));
+        }
+        MdArray array = MdArray.create(spec, resolved);
+        arrays.put(spec.name(), array);
+        return array;
+    }
+
+    /**
+     * Reassembly at start-up: a slot whose device is null or unknown counts as missing (the
+     * array comes up degraded, or inactive with the reason in its detail); unknown spares are
+     * skipped. Names already in use are still refused.
+     */
+    public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares, long memberBytes) {
+        refuseName(spec.name());
+        List<BlockDevice> resolved = new ArrayList<>();
+        for (int i = 0; i < slots.size(); i++) {
+            String name = slots.get(i);
+            BlockDevice d = name == null ? null : devices.apply(name);
+            if (d != null) {
+                refuseBusy("members[" + i + "]", d);
+            }
+            resolved.add(d);
+        }
+        List<BlockDevice> spareDevices = new ArrayList<>();
+        for (int i = 0; i < spares.size(); i++) {
+            BlockDevice d = devices.apply(spares.get(i));
+            if (d != null) {
+                refuseBusy("spares[" + i + "]", d);
+                spareDevices.add(d);
+            }
+        }
+        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes);
+        arrays.put(spec.name(), array);
+        return array;
+    }
+
+    public synchronized Optional<MdArray> get(String name) {
+        return Optional.ofNullable(arrays.get(name));
+    }
+
+    public synchronized List<MdArray> list() {
+        return List.copyOf(arrays.values());
+    }
+
+    /** {@code mdadm --add}. */
+    public void add(String array, String device) {
+        MdArray a = require(array);
+        synchronized (this) {
+            a.add(resolve("device", device));
+        }
+    }
+
+    /** {@code mdadm --replace member --with device}. */
+    public void replace(String array, String member, String device) {
+        MdArray a = require(array);
+        synchronized (this) {
+            a.replace(member, resolve("device", device));
+        }
+    }
+
+    /** {@code mdadm --re-add}. */
+    public void reAdd(String array, String device) {
+        MdArray a = require(array);
+        synchronized (this) {
+            BlockDevice d = devices.apply(device);
+            if (d == null) {
+                throw new MdArgumentException("device", "unknown device '" + device + "'");
+            }
+            String holder = holderOf(d);
+            if (holder != null && !holder.equals(array)) {
+                throw new MdStateException("device", device + " is a member of " + holder);
+            }
+            a.reAdd(d);
+        }
+    }
+
+    /** {@code mdadm --stop}: the array stops and its members are free again. */
+    public void stop(String name) {
+        MdArray a;
+        synchronized (this) {
+            a = arrays.remove(name);
+        }
+        if (a == null) {
+            throw new MdArgumentException("name", "no array named '" + name + "'");
+        }
+        a.stop();
+    }
+
+    /** The array {@code device} belongs to (as any kind of member), or null. */
+    public synchronized String holderOf(BlockDevice device) {
+        for (MdArray a : arrays.values()) {
+            if (a.members().contains(device)) {
+                return a.name();
+            }
+        }
+        return null;
+    }
+
+    /** /proc/mdstat over every array. */
+    public String mdstat() {
+        return MdStat.render(list());
+    }
+
+    private MdArray require(String name) {
+        return get(name).orElseThrow(() -> new MdArgumentException("name", "no array named '" + name + "'"));
+    }
+
+    private void refuseName(String name) {
+        if (arrays.containsKey(name)) {
+            throw new MdStateException("name", "an array named '" + name + "' exists");
+        }
+    }
+
+    /** Caller holds the monitor. */
+    private BlockDevice resolve(String field, String name) {
+        if (name == null || name.isBlank()) {
+            throw new MdArgumentException(field, "a device name is required");
+        }
+        BlockDevice d = devices.apply(name);
+        if (d == null) {
+            throw new MdArgumentException(field, "unknown device '" + name + "'");
+        }
+        refuseBusy(field, d);
+        return d;
+    }
+
+    private void refuseBusy(String field, BlockDevice d) {
+        String holder = holderOf(d);
+        if (holder != null) {
+            throw new MdStateException(field, d.name() + " is already a member of " + holder);
+        }
+    }
+}

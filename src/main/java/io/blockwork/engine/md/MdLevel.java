@@ -1,0 +1,48 @@
+package io.blockwork.engine.md;
+
+import java.util.Locale;
+
+/** The md personalities Blockwork has, with mdadm's names and the smallest member count each accepts. */
+public enum MdLevel {
+    LINEAR("linear", 1, false),
+    RAID0("raid0", 2, false),
+    RAID1("raid1", 2, true),
+    RAID10("raid10", 2, true);
+
+    private final String label;
+    private final int minMembers;
+    private final boolean redundant;
+
+    MdLevel(String label, int minMembers, boolean redundant) {
+        this.label = label;
+        this.minMembers = minMembers;
+        this.redundant = redundant;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public int minMembers() {
+        return minMembers;
+    }
+
+    /** True for levels that keep more than one copy, and so can run degraded, resync and recover. */
+    public boolean redundant() {
+        return redundant;
+    }
+
+    /** Accepts mdadm's spellings: {@code raid10}, {@code 10}, {@code mirror}, {@code stripe}, ... */
+    public static MdLevel fromLabel(String text) {
+        if (text == null || text.isBlank()) {
+            throw new MdArgumentException("level", "required (linear, raid0, raid1, raid10)");
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "linear" -> LINEAR;
+            case "raid0", "0", "stripe" -> RAID0;
+            case "raid1", "1", "mirror" -> RAID1;
+            case "raid10", "10" -> RAID10;
+            default -> throw new MdArgumentException("level", "unknown level '" + text + "' (linear, raid0, raid1, raid10)");
+        };
+    }
+}

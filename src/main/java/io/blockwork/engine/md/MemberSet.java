@@ -1,0 +1,367 @@
+package io.blockwork.engine.md;
+
+import io.blockwork.engine.block.BlockDevice;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The members of one array and every change to them (md's {@code conf} plus the management half of
+ * md.c): failing, removing, adding spares and replacements, re-adding, and the daemon's hand-over
+ * of spares into empty slots.
+ *
+ * <p>Concurrency: the I/O path reads {@link #table()}, an immutable picture of the slots published
+ * through a volatile field, and each member's volatile state; it never locks. Every change happens
+ * under {@link #lock} and republishes the table. {@link #failed} is called from I/O completions,
+ * so nothing under the lock blocks or submits I/O.
+ */
+final class MemberSet {
+
+    /**
+     * The slots as the I/O path sees them: {@code slots[i]} is the member filling raid slot
+     * {@code i} (null if empty), {@code replacements[i]} one rebuilding beside it. Never mutated.
+     */
+    record Table(Member[] slots, Member[] replacements) {
+        int width() {
+            return slots.length;
+        }
+    }
+
+    private final MdLevel level;
+    private final Object lock = new Object();
+    private volatile Table table;
+    /** Guarded by {@link #lock}. */
+    private final List<Member> spares = new ArrayList<>();
+    /** Guarded by {@link #lock}: failed members still attached, until removed. */
+    private final List<Member> faulty = new ArrayList<>();
+    /**
+     * Guarded by {@link #lock}: the slot each departed device last filled, by device name, for
+     * re-add (names, so that a removed device is not kept alive by the array).
+     */
+    private final Map<String, Integer> formerSlots = new HashMap<>();
+    /** Guarded by {@link #lock}. */
+    private int nextNumber;
+    /** Non-null once some data has no readable copy left: the array is inactive for good. */
+    private volatile String lostReason;
+    private Predicate<Table> survives = t -> true;
+    /** Told after a member fails, outside the lock (the array wakes its daemon). */
+    private volatile Runnable onFailure = () -> {};
+
+    MemberSet(MdLevel level, List<? extends BlockDevice> slotDevices) {
+        this.level = level;
+        int n = slotDevices.size();
+        Member[] slots = new Member[n];
+        for (int i = 0; i < n; i++) {
+            BlockDevice d = slotDevices.get(i);
+            if (d != null) {
+                slots[i] = new Member(d, i, MemberState.IN_SYNC, i);
+            }
+        }
+        nextNumber = n;
+        table = new Table(slots, new Member[n]);
+    }
+
+    /** Installs the personality's survival rule and records whether the members start with all data. */
+    void survivalRule(Predicate<Table> rule) {
+        this.survives = rule;
+        if (!rule.test(table)) {
+            StringBuilder missing = new StringBuilder();
+            for (int i = 0; i < table.width(); i++) {
+                if (table.slots()[i] == null) {
+                    missing.append(missing.isEmpty() ? "" : ", ").append(i);
+                }
+            }
+            lostReason = "not enough members to assemble: slot(s) " + missing + " missing";
+        }
+    }
+
+    void onFailure(Runnable listener) {
+        this.onFailure = listener;
+    }
+
+    Table table() {
+        return table;
+    }
+
+    /** Non-null when the array has lost data and serves no I/O. */
+    String lostReason() {
+        return lostReason;
+    }
+
+    /* ---- Failures ---- */
+
+    /**
+     * Marks {@code m} faulty after an I/O error (md_error). Returns true if every block is still
+     * readable afterwards. Never blocks; safe from completion callbacks.
+     */
+    boolean failed(Member m, String reason) {
+        boolean changed = false;
+        synchronized (lock) {
+            if (m.state() != MemberState.FAULTY && m.state() != MemberState.REMOVED) {
+                takeOut(m);
+                m.faulty(reason);
+                faulty.add(m);
+                changed = true;
+                if (lostReason == null && !survives.test(table)) {
+                    lostReason = "data lost: " + m.name() + " failed (" + reason + ") and no other copy of its data is in sync";
+                }
+            }
+        }
+        if (changed) {
+            onFailure.run();
+        }
+        return lostReason == null;
+    }
+
+    /** mdadm --fail: refused if it would leave some data without an in-sync copy. */
+    void fail(String name) {
+        synchronized (lock) {
+            Member m = find(name);
+            if (m.state() == MemberState.FAULTY) {
+                return;
+            }
+            if (!level.redundant()) {
+                throw new MdStateException("member", level.label() + " has no redundancy; failing " + name + " would stop the array");
+            }
+            Table after = without(table, m);
+            if (m.state() == MemberState.IN_SYNC && !m.replacement() && !survives.test(after)) {
+                throw new MdStateException("member", name + " holds the last in-sync copy of some data; failing it would lose data");
+            }
+            takeOut(m);
+            m.faulty("failed by request");
+            faulty.add(m);
+        }
+    }
+
+    /** mdadm --remove: only spares and failed members may leave. */
+    void remove(String name) {
+        synchronized (lock) {
+            Member m = find(name);
+            switch (m.state()) {
+                case FAULTY -> faulty.remove(m);
+                case SPARE -> spares.remove(m);
+                default -> throw new MdStateException("member", name + " is " + m.state().label()
+                        + "; only failed members and spares can be removed (fail it first)");
+            }
+            m.detach();
+        }
+    }
+
+    /** Caller holds the lock: clears {@code m} from whatever slot or list holds it. */
+    private void takeOut(Member m) {
+        Table t = table;
+        Member[] slots = t.slots().clone();
+        Member[] repl = t.replacements().clone();
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] == m) {
+                // A replacement being rebuilt for this slot takes it over, still rebuilding (as in md).
+                slots[i] = repl[i];
+                repl[i] = null;
+                if (slots[i] != null) {
+                    slots[i].promote();
+                }
+                formerSlots.put(m.name(), i);
+            }
+            if (repl[i] == m) {
+                repl[i] = null;
+            }
+        }
+        spares.remove(m);
+        table = new Table(slots, repl);
+    }
+
+    private static Table without(Table t, Member m) {
+        Member[] slots = t.slots().clone();
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] == m) {
+                slots[i] = null;
+            }
+        }
+        return new Table(slots, t.replacements());
+    }
+
+    /* ---- Additions ---- */
+
+    /** mdadm --add: a spare; the daemon moves it into an empty slot if there is one. */
+    void addSpare(BlockDevice device) {
+        synchronized (lock) {
+            refuseMember(device);
+            spares.add(new Member(device, nextNumber++, MemberState.SPARE, -1));
+        }
+    }
+
+    /** mdadm --replace: rebuild {@code with} beside the in-sync member {@code name}, then retire it. */
+    void replace(String name, BlockDevice with) {
+        synchronized (lock) {
+            Member old = find(name);
+            if (old.state() != MemberState.IN_SYNC || old.slot() < 0 || old.replacement()) {
+                throw new MdStateException("member", name + " is " + old.state().label() + "; only an in-sync member can be replaced");
+            }
+            int slot = old.slot();
+            if (table.replacements()[slot] != null) {
+                throw new MdStateException("member", name + " is already being replaced by " + table.replacements()[slot].name());
+            }
+            refuseMember(with);
+            Member m = new Member(with, nextNumber++, MemberState.SPARE, -1);
+            m.rebuildInto(slot, true);
+            Member[] repl = table.replacements().clone();
+            repl[slot] = m;
+            table = new Table(table.slots(), repl);
+        }
+    }
+
+    /** mdadm --re-add: a former member goes back to its old slot and is rebuilt (there is no bitmap). */
+    void reAdd(BlockDevice device) {
+        synchronized (lock) {
+            refuseMember(device);
+            Integer slot = formerSlots.get(device.name());
+            if (slot == null) {
+                throw new MdStateException("device", device.name() + " was never a member of this array; add it instead");
+            }
+            if (table.slots()[slot] != null) {
+                throw new MdStateException("device", "slot " + slot + " of " + device.name() + " is taken by "
+                        + table.slots()[slot].name() + "; add it as a spare instead");
+            }
+            Member m = new Member(device, nextNumber++, MemberState.SPARE, -1);
+            m.rebuildInto(slot, false);
+            Member[] slots = table.slots().clone();
+            slots[slot] = m;
+            table = new Table(slots, table.replacements());
+        }
+    }
+
+    private void refuseMember(BlockDevice device) {
+        if (contains(device)) {
+            throw new MdStateException("device", device.name() + " is already a member of this array");
+        }
+    }
+
+    /* ---- The daemon's side ---- */
+
+    /**
+     * The member to rebuild next: one already rebuilding, else a spare moved into the first empty
+     * slot. Null if there is nothing to rebuild or the array has lost data.
+     */
+    Member nextToRebuild() {
+        synchronized (lock) {
+            if (lostReason != null || !level.redundant()) {
+                return null;
+            }
+            Member m = rebuilding(table);
+            int empty = emptySlot(table);
+            if (m == null && empty >= 0 && !spares.isEmpty()) {
+                m = spares.removeFirst();
+                m.rebuildInto(empty, false);
+                Member[] slots = table.slots().clone();
+                slots[empty] = m;
+                table = new Table(slots, table.replacements());
+            }
+            return m;
+        }
+    }
+
+    /** A member of {@code t} being rebuilt, in a slot or as a replacement; null if none. */
+    private static Member rebuilding(Table t) {
+        for (Member[] row : new Member[][] {t.slots(), t.replacements()}) {
+            for (Member m : row) {
+                if (m != null && m.state() == MemberState.REBUILDING) {
+                    return m;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static int emptySlot(Table t) {
+        for (int i = 0; i < t.width(); i++) {
+            if (t.slots()[i] == null) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** True if {@link #nextToRebuild} would find work: a rebuilding member, or a spare for an empty slot. */
+    boolean rebuildPending() {
+        synchronized (lock) {
+            return lostReason == null && level.redundant()
+                    && (rebuilding(table) != null || (emptySlot(table) >= 0 && !spares.isEmpty()));
+        }
+    }
+
+    /** A rebuild finished: the member is in sync; a replacement takes over its slot. */
+    void rebuilt(Member m) {
+        synchronized (lock) {
+            if (m.state() != MemberState.REBUILDING) {
+                return;
+            }
+            int slot = m.slot();
+            if (m.replacement()) {
+                Member[] slots = table.slots().clone();
+                Member[] repl = table.replacements().clone();
+                Member old = slots[slot];
+                slots[slot] = m;
+                repl[slot] = null;
+                table = new Table(slots, repl);
+                if (old != null) {
+                    formerSlots.put(old.name(), slot);
+                    old.faulty("replaced by " + m.name());
+                    faulty.add(old);
+                }
+            }
+            m.inSync();
+        }
+    }
+
+    /* ---- Queries ---- */
+
+    /** Caller holds the lock. */
+    private Member find(String name) {
+        for (Member m : all()) {
+            if (m.name().equals(name)) {
+                return m;
+            }
+        }
+        throw new MdArgumentException("member", "no member named '" + name + "'");
+    }
+
+    boolean contains(BlockDevice device) {
+        synchronized (lock) {
+            return all().stream().anyMatch(m -> m.device() == device);
+        }
+    }
+
+    /** Every attached member: slots, replacements, spares, failed; in number order. */
+    List<Member> all() {
+        synchronized (lock) {
+            List<Member> out = new ArrayList<>();
+            Table t = table;
+            for (int i = 0; i < t.width(); i++) {
+                if (t.slots()[i] != null) {
+                    out.add(t.slots()[i]);
+                }
+                if (t.replacements()[i] != null) {
+                    out.add(t.replacements()[i]);
+                }
+            }
+            out.addAll(spares);
+            out.addAll(faulty);
+            out.sort((a, b) -> Integer.compare(a.number(), b.number()));
+            return out;
+        }
+    }
+
+    /** Slots without an in-sync member (md's {@code degraded}). */
+    int degraded() {
+        Table t = table;
+        int n = 0;
+        for (Member m : t.slots()) {
+            if (m == null || m.state() != MemberState.IN_SYNC) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

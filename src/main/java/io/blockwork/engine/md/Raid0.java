@@ -1,0 +1,71 @@
+package io.blockwork.engine.md;
+
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BlockDevice;
+import java.util.List;
+
+/**
+ * md's raid0 personality with a single zone: chunk {@code c} lives on member {@code c mod n} at
+ * that member's chunk {@code c / n}. Every member contributes the smallest member's size (rounded
+ * down to the chunk, as mdadm does); md would also use the larger members' excess in further
+ * zones, which Blockwork leaves unused. The core splits at chunk boundaries, so every bio maps to
+ * one member.
+ */
+final class Raid0 implements Personality {
+
+    private final BlockDevice[] devices;
+    private final long chunk;
+    private final int chunkShift;
+    private final long memberBytes;
+
+    Raid0(List<? extends BlockDevice> members, long chunk) {
+        this.devices = members.toArray(BlockDevice[]::new);
+        this.chunk = chunk;
+        this.chunkShift = Long.numberOfTrailingZeros(chunk);
+        long smallest = members.stream().mapToLong(BlockDevice::sizeBytes).min().orElseThrow();
+        this.memberBytes = smallest / chunk * chunk;
+        if (memberBytes == 0) {
+            throw new MdArgumentException("members", "the smallest member (" + smallest + " bytes) is smaller than one chunk");
+        }
+    }
+
+    @Override
+    public MdLevel level() {
+        return MdLevel.RAID0;
+    }
+
+    @Override
+    public long sizeBytes() {
+        return memberBytes * devices.length;
+    }
+
+    @Override
+    public long usedMemberBytes() {
+        return memberBytes;
+    }
+
+    @Override
+    public long boundaryBytes() {
+        return chunk;
+    }
+
+    @Override
+    public void submit(Bio bio) {
+        long c = bio.offset() >>> chunkShift;
+        int n = devices.length;
+        long row = c / n;
+        int dev = (int) (c - row * n);
+        devices[dev].submit(bio.remap((row << chunkShift) + (bio.offset() & (chunk - 1))));
+        bio.endio();
+    }
+
+    @Override
+    public boolean survives(MemberSet.Table table) {
+        return Personality.everySlotInSync(table);
+    }
+
+    @Override
+    public String mdstatGeometry() {
+        return " " + chunk / 1024 + "k chunks";
+    }
+}

@@ -1,0 +1,316 @@
+package io.blockwork.engine.md;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * One array's md thread: runs recovery onto spares and replacements, the initial resync, and
+ * requested checks and repairs, one window at a time, each window under the level's barrier so
+ * normal I/O keeps flowing in between.
+ *
+ * <p>Order of work, as md_check_recovery has it: recovery first (a missing copy is the larger
+ * risk), then resync, then a requested check or repair. Progress survives a pause (the daemon
+ * parks between windows), and recovery resumes from the member's rebuilt mark even after an
+ * abort.
+ *
+ * <p>Speed: never above {@code max}; while the array also serves normal I/O, paced down to
+ * {@code min} (md's speed_limit_min/max with is_mddev_idle). The pacing sleeps on this thread
+ * only, between windows, with no barrier raised.
+ *
+ * <p>Threading: one virtual thread per array. Control calls (pause, request, stop) set volatile
+ * fields and unpark it; {@link #status} is an immutable snapshot republished after each window.
+ */
+final class SyncDaemon {
+
+    private static final int MARKS = 10;
+    private static final long MARK_STEP = TimeUnit.SECONDS.toNanos(1);
+
+    private final Mirrored level;
+    private final MemberSet members;
+    /** Normal I/O requests the array has received: a change since the last window means busy. */
+    private final LongSupplier userIo;
+    /** Told after a member change the daemon made (a spare taken into a slot, a rebuild or resync finished). */
+    private final Runnable changed;
+    private final Thread thread;
+
+    private volatile boolean stopping;
+    private volatile boolean paused;
+    private volatile boolean abortScrub;
+    /** A check or repair asked for and not yet started; set under the monitor. */
+    private volatile SyncAction requested;
+    private volatile SyncStatus status = SyncStatus.IDLE;
+    /** md's last_sync_action: the action that ran most recently, finished or not. */
+    private volatile SyncAction lastAction = SyncAction.IDLE;
+    private volatile SpeedLimits limits;
+    /** md's mismatch_cnt, in sectors; reset when a resync, check or repair starts. */
+    private final AtomicLong mismatches = new AtomicLong();
+
+    // Daemon-thread state.
+    private MemorySegment[] buffers;
+    private final long[] markTime = new long[MARKS];
+    private final long[] markDone = new long[MARKS];
+    private int lastMark;
+    private long lastUserIo;
+    private long paceRate;
+    private long paceStart;
+    private long paceBytes;
+
+    SyncDaemon(String arrayName, Mirrored level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
+               Runnable changed) {
+        this.level = level;
+        this.members = members;
+        this.limits = limits;
+        this.userIo = userIo;
+        this.changed = changed;
+        this.thread = Thread.ofVirtual().name("md-" + arrayName + "-sync").unstarted(this::run);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Stops after the current window; waits a bounded time for the thread to leave. */
+    void stop() {
+        stopping = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Something changed (a spare arrived, a member failed): look for work. */
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    /* ---- Control ---- */
+
+    /** Starts a check or repair; {@code inactive} is why the array serves no I/O, or null. */
+    synchronized void request(SyncAction action, String inactive) {
+        if (inactive != null) {
+            throw new MdStateException("action", "cannot start " + action.label() + ": the array is inactive (" + inactive + ")");
+        }
+        SyncStatus s = status;
+        if (s.action() != SyncAction.IDLE || requested != null) {
+            SyncAction busy = requested != null ? requested : s.action();
+            throw new MdStateException("action", "cannot start " + action.label() + ": " + busy.label() + " is in progress");
+        }
+        if (level.resyncPoint() != Long.MAX_VALUE || members.rebuildPending()) {
+            throw new MdStateException("action", "cannot start " + action.label() + " before the array's resync or recovery has finished");
+        }
+        abortScrub = false;
+        requested = action;
+        status = new SyncStatus(action, paused, 0, level.sizeBytes(), 0, -1, null);
+        wake();
+    }
+
+    /** md's "idle": ends a running or requested check/repair (resync and recovery carry on). */
+    synchronized void abortScrub() {
+        requested = null;
+        abortScrub = true;
+        wake();
+    }
+
+    void pause() {
+        paused = true;
+        status = status.paused(true);
+    }
+
+    void resume() {
+        paused = false;
+        // Shown unpaused at once, not only after the next window (speed and ETA unknown until then).
+        SyncStatus s = status;
+        if (s.paused()) {
+            status = s.paused(false);
+        }
+        wake();
+    }
+
+    boolean paused() {
+        return paused;
+    }
+
+    void limits(SpeedLimits l) {
+        limits = l;
+        wake();
+    }
+
+    SpeedLimits limits() {
+        return limits;
+    }
+
+    SyncStatus status() {
+        return status;
+    }
+
+    SyncAction lastAction() {
+        return lastAction;
+    }
+
+    long mismatchSectors() {
+        return mismatches.get();
+    }
+
+    /* ---- The thread ---- */
+
+    private void run() {
+        while (!stopping) {
+            if (paused) {
+                LockSupport.park(this);
+                continue;
+            }
+            Member target = members.nextToRebuild();
+            if (target != null) {
+                recover(target);
+            } else if (level.resyncPoint() < level.sizeBytes() && members.lostReason() == null) {
+                scrub(SyncAction.RESYNC, level.resyncPoint());
+            } else if (takeRequest() instanceof SyncAction action) {
+                scrub(action, 0);
+            } else {
+                idle();
+                LockSupport.park(this);
+            }
+        }
+        status = SyncStatus.IDLE;
+    }
+
+    /** Publishes IDLE unless a request arrived meanwhile (its status must stay visible). */
+    private synchronized void idle() {
+        if (requested == null) {
+            status = paused ? SyncStatus.IDLE.paused(true) : SyncStatus.IDLE;
+        }
+    }
+
+    private synchronized SyncAction takeRequest() {
+        SyncAction a = requested;
+        requested = null;
+        abortScrub = false;
+        return a;
+    }
+
+    private void recover(Member target) {
+        lastAction = SyncAction.RECOVER;
+        changed.run();
+        long total = level.recoveryBytes();
+        long pos = Math.min(target.rebuilt(), total);
+        begin(pos);
+        MemorySegment buffer = buffers(1)[0];
+        while (pos < total && proceed(SyncAction.RECOVER, pos, total, target)) {
+            if (target.state() != MemberState.REBUILDING || members.lostReason() != null) {
+                return;
+            }
+            long len = level.recoveryWindowAt(pos);
+            if (level.recoverWindow(target, pos, len, buffer) != Mirrored.Recovered.COPIED) {
+                return;
+            }
+            pos += len;
+            progressed(SyncAction.RECOVER, pos, total, target, len);
+        }
+        if (pos >= total) {
+            members.rebuilt(target);
+            changed.run();
+        }
+    }
+
+    private void scrub(SyncAction action, long from) {
+        lastAction = action;
+        long total = level.sizeBytes();
+        long pos = from;
+        if (from == 0) {
+            mismatches.set(0);
+        }
+        begin(pos);
+        MemorySegment[] bufs = buffers(level.copies());
+        while (pos < total && proceed(action, pos, total, null)) {
+            boolean scrubAborted = abortScrub && action != SyncAction.RESYNC;
+            if (scrubAborted || members.lostReason() != null) {
+                return;
+            }
+            long len = level.syncWindowAt(pos);
+            mismatches.addAndGet(level.syncWindow(pos, len, action != SyncAction.CHECK, bufs));
+            pos += len;
+            if (action == SyncAction.RESYNC) {
+                level.resyncPoint(pos);
+            }
+            progressed(action, pos, total, null, len);
+        }
+        if (pos >= total && action == SyncAction.RESYNC) {
+            level.resyncPoint(Long.MAX_VALUE);
+            changed.run();
+        }
+    }
+
+    /** Waits out a pause; false if the daemon is stopping. */
+    private boolean proceed(SyncAction action, long pos, long total, Member target) {
+        while (paused && !stopping) {
+            status = new SyncStatus(action, true, pos, total, 0, -1, target == null ? null : target.name());
+            LockSupport.park(this);
+            begin(pos);
+        }
+        return !stopping;
+    }
+
+    private MemorySegment[] buffers(int n) {
+        if (buffers == null || buffers.length < n) {
+            buffers = new MemorySegment[n];
+            for (int i = 0; i < n; i++) {
+                buffers[i] = MemorySegment.ofArray(new byte[(int) Mirrored.WINDOW]);
+            }
+        }
+        return buffers;
+    }
+
+    /* ---- Progress and pacing ---- */
+
+    private void begin(long pos) {
+        long now = System.nanoTime();
+        for (int i = 0; i < MARKS; i++) {
+            markTime[i] = now;
+            markDone[i] = pos;
+        }
+        lastMark = 0;
+        lastUserIo = userIo.getAsLong();
+        paceRate = 0;
+    }
+
+    private void progressed(SyncAction action, long pos, long total, Member target, long len) {
+        long now = System.nanoTime();
+        if (now - markTime[lastMark] >= MARK_STEP) {
+            lastMark = (lastMark + 1) % MARKS;
+            markTime[lastMark] = now;
+            markDone[lastMark] = pos;
+        }
+        int oldest = (lastMark + 1) % MARKS;
+        long dt = Math.max(1, now - markTime[oldest]);
+        long speed = (long) ((pos - markDone[oldest]) / 1024.0 / (dt / 1e9));
+        long eta = speed > 0 ? (total - pos) / 1024 / speed : -1;
+        status = new SyncStatus(action, false, pos, total, speed, eta, target == null ? null : target.name());
+        pace(len, now);
+    }
+
+    /** Sleeps as long as the current speed limit requires for the bytes done since the pace began. */
+    private void pace(long len, long now) {
+        long io = userIo.getAsLong();
+        boolean busy = io != lastUserIo;
+        lastUserIo = io;
+        SpeedLimits l = limits;
+        long rate = busy ? l.minKiBps() : l.maxKiBps();
+        if (rate != paceRate) {
+            paceRate = rate;
+            paceStart = now;
+            paceBytes = 0;
+        }
+        paceBytes += len;
+        long due = paceStart + (long) (paceBytes / 1024.0 / rate * 1e9);
+        long wait;
+        while (!stopping && !paused && limits == l && (wait = due - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, wait);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.blockwork.persistence.array;
+
+import jakarta.persistence.CascadeType;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.OrderBy;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One md array (table {@code arrays}, see V2__arrays.sql): what mdadm would keep in the members'
+ * superblocks, which Blockwork's members do not have. Labels are the API's ("raid10", "fanout");
+ * the members are loaded with the array, since every use of an array needs them.
+ */
+@Entity
+@Table(name = "arrays")
+public class ArrayRecord {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(nullable = false, unique = true, length = 64)
+    private String name;
+
+    @Column(nullable = false, length = 16)
+    private String level;
+
+    @Column(name = "raid_devices", nullable = false)
+    private int raidDevices;
+
+    @Column(name = "chunk_bytes", nullable = false)
+    private long chunkBytes;
+
+    @Column(name = "layout_code")
+    private Integer layoutCode;
+
+    @Column(name = "member_bytes", nullable = false)
+    private long memberBytes;
+
+    @Column(name = "flush_strategy", nullable = false, length = 16)
+    private String flushStrategy;
+
+    @Column(name = "barrier_strategy", nullable = false, length = 16)
+    private String barrierStrategy;
+
+    @Column(name = "speed_min_kibps", nullable = false)
+    private long speedMinKiBps;
+
+    @Column(name = "speed_max_kibps", nullable = false)
+    private long speedMaxKiBps;
+
+    @Column(name = "resync_pending", nullable = false)
+    private boolean resyncPending;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    @OneToMany(mappedBy = "array", cascade = CascadeType.ALL, orphanRemoval = true, fetch = FetchType.EAGER)
+    @OrderBy("id")
+    private List<ArrayMemberRecord> members = new ArrayList<>();
+
+    protected ArrayRecord() {
+        // for JPA
+    }
+
+    public ArrayRecord(String name, String level, int raidDevices, long chunkBytes, Integer layoutCode,
+                       long memberBytes, String flushStrategy, String barrierStrategy, boolean resyncPending,
+                       Instant createdAt) {
+        this.name = name;
+        this.level = level;
+        this.raidDevices = raidDevices;
+        this.chunkBytes = chunkBytes;
+        this.layoutCode = layoutCode;
+        this.memberBytes = memberBytes;
+        this.flushStrategy = flushStrategy;
+        this.barrierStrategy = barrierStrategy;
+        this.resyncPending = resyncPending;
+        this.createdAt = createdAt;
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public String getLevel() {
+        return level;
+    }
+
+    public int getRaidDevices() {
+        return raidDevices;
+    }
+
+    public long getChunkBytes() {
+        return chunkBytes;
+    }
+
+    public Integer getLayoutCode() {
+        return layoutCode;
+    }
+
+    public long getMemberBytes() {
+        return memberBytes;
+    }
+
+    public String getFlushStrategy() {
+        return flushStrategy;
+    }
+
+    public String getBarrierStrategy() {
+        return barrierStrategy;
+    }
+
+    public long getSpeedMinKiBps() {
+        return speedMinKiBps;
+    }
+
+    public long getSpeedMaxKiBps() {
+        return speedMaxKiBps;
+    }
+
+    public void setSpeedLimits(long minKiBps, long maxKiBps) {
+        this.speedMinKiBps = minKiBps;
+        this.speedMaxKiBps = maxKiBps;
+    }
+
+    public boolean isResyncPending() {
+        return resyncPending;
+    }
+
+    public void setResyncPending(boolean resyncPending) {
+        this.resyncPending = resyncPending;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    /** The members, in the order they were first recorded. */
+    public List<ArrayMemberRecord> getMembers() {
+        return members;
+    }
+
+    public Optional<ArrayMemberRecord> member(String deviceName) {
+        return members.stream().filter(m -> m.getDeviceName().equals(deviceName)).findFirst();
+    }
+
+    public ArrayMemberRecord addMember(String deviceName, String deviceKind) {
+        ArrayMemberRecord m = new ArrayMemberRecord(this, deviceName, deviceKind);
+        members.add(m);
+        return m;
+    }
+
+    public void removeMember(ArrayMemberRecord member) {
+        members.remove(member);
+    }
+}

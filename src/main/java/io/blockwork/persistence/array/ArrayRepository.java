@@ -1,0 +1,12 @@
+package io.blockwork.persistence.array;
+
+import java.util.List;
+import java.util.Optional;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface ArrayRepository extends JpaRepository<ArrayRecord, Long> {
+
+    Optional<ArrayRecord> findByName(String name);
+
+    List<ArrayRecord> findAllByOrderByNameAsc();
+}

@@ -1,0 +1,83 @@
+package io.blockwork.persistence.export;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+/**
+ * One NBD export (table {@code exports}, see V4__exports.sql): a block device offered to NBD
+ * clients under a name. The device's kind is kept so start-up assembly can order the export
+ * after its device without asking every feature.
+ */
+@Entity
+@Table(name = "exports")
+public class ExportRecord {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(nullable = false, unique = true, length = 64)
+    private String name;
+
+    @Column(name = "device_name", nullable = false, length = 64)
+    private String deviceName;
+
+    @Column(name = "device_kind", nullable = false, length = 16)
+    private String deviceKind;
+
+    @Column(name = "read_only", nullable = false)
+    private boolean readOnly;
+
+    @Column(nullable = false, length = 4096)
+    private String description;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    protected ExportRecord() {
+        // for JPA
+    }
+
+    public ExportRecord(String name, String deviceName, String deviceKind, boolean readOnly, String description,
+                        Instant createdAt) {
+        this.name = name;
+        this.deviceName = deviceName;
+        this.deviceKind = deviceKind;
+        this.readOnly = readOnly;
+        this.description = description;
+        this.createdAt = createdAt;
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public String getDeviceName() {
+        return deviceName;
+    }
+
+    public String getDeviceKind() {
+        return deviceKind;
+    }
+
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    public String getDescription() {
+        return description;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+}

@@ -1,0 +1,12 @@
+package io.blockwork.persistence.export;
+
+import java.util.List;
+import java.util.Optional;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface ExportRepository extends JpaRepository<ExportRecord, Long> {
+
+    Optional<ExportRecord> findByName(String name);
+
+    List<ExportRecord> findAllByOrderByNameAsc();
+}

@@ -1,0 +1,12 @@
+package io.blockwork.persistence.pool;
+
+import java.util.List;
+import java.util.Optional;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface PoolRepository extends JpaRepository<PoolRecord, Long> {
+
+    Optional<PoolRecord> findByName(String name);
+
+    List<PoolRecord> findAllByOrderByNameAsc();
+}

@@ -1,0 +1,13 @@
+package io.blockwork.persistence.pool;
+
+import java.util.List;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface PoolSegmentRepository extends JpaRepository<PoolSegmentRecord, Long> {
+
+    /** The pool's allocation map in pool order. */
+    List<PoolSegmentRecord> findAllByPoolIdOrderByPoolStartAsc(long poolId);
+
+    /** One owner's runs in its own extent order. */
+    List<PoolSegmentRecord> findAllByOwnerKindAndOwnerIdOrderByOwnerStartAsc(String ownerKind, long ownerId);
+}

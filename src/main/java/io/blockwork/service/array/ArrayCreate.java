@@ -1,0 +1,23 @@
+package io.blockwork.service.array;
+
+import java.util.List;
+
+/**
+ * What {@code mdadm --create} takes, as plain values from the API; null means the default.
+ * Checked by {@link ArrayService#create}, which blames the request field at fault.
+ *
+ * @param members device names in slot order
+ * @param spares device names added as spares once the array exists
+ * @param speedMinBytes resync/recovery floor in bytes per second (md's speed_limit_min)
+ * @param speedMaxBytes resync/recovery ceiling in bytes per second (md's speed_limit_max)
+ * @param assumeClean skip the initial resync (mdadm's {@code --assume-clean}): the members already agree
+ */
+public record ArrayCreate(String name, String level, List<String> members, List<String> spares, Long chunkBytes,
+                          String layout, String flushStrategy, String barrierStrategy, Long speedMinBytes,
+                          Long speedMaxBytes, boolean assumeClean) {
+
+    public ArrayCreate {
+        members = members == null ? List.of() : List.copyOf(members);
+        spares = spares == null ? List.of() : List.copyOf(spares);
+    }
+}

@@ -1,0 +1,196 @@
+package io.blockwork.service.array;
+
+import io.blockwork.engine.md.BarrierStrategy;
+import io.blockwork.engine.md.FlushStrategy;
+import io.blockwork.engine.md.MdArgumentException;
+import io.blockwork.engine.md.MdArray;
+import io.blockwork.engine.md.MdArraySpec;
+import io.blockwork.engine.md.MdArrays;
+import io.blockwork.engine.md.MdLevel;
+import io.blockwork.engine.md.MdStateException;
+import io.blockwork.engine.md.MdStrategies;
+import io.blockwork.engine.md.Raid10Layout;
+import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.persistence.array.ArrayMemberRecord;
+import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayRepository;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.assembly.Ref;
+import io.blockwork.service.assembly.Restorable;
+import io.blockwork.service.assembly.RestorableSource;
+import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/**
+ * Arrays at start-up ({@code mdadm --assemble}), after every device they have as a member. Those
+ * are optional dependencies: a redundant array whose member is down comes up degraded, the
+ * member stored as {@code missing} with the reason (it may have missed writes, so it never
+ * returns to its slot by itself; re-add rebuilds it). An array that cannot serve I/O without its
+ * missing members (raid0, linear, or a redundant one short of a copy) is not assembled: it fails
+ * with the reason, and its rows stay as they were, so it assembles again once the members are back.
+ *
+ * <p>What the rows say decides what comes back: {@code in_sync} members fill their slots,
+ * {@code rebuilding} ones and spares come back as spares (a rebuild starts over), {@code faulty} and
+ * {@code missing} ones stay out. An array whose initial resync had not finished resyncs again if it
+ * has all its members.
+ */
+@Component
+class ArrayRestorer implements RestorableSource {
+
+    private final ArrayRepository repository;
+    private final DeviceRegistry registry;
+    private final MdArrays arrays;
+    private final ManagementOperations management;
+    private final ArrayChangeRecorder recorder;
+
+    ArrayRestorer(ArrayRepository repository, DeviceRegistry registry, MdArrays arrays,
+                  ManagementOperations management, ArrayChangeRecorder recorder) {
+        this.repository = repository;
+        this.registry = registry;
+        this.arrays = arrays;
+        this.management = management;
+        this.recorder = recorder;
+    }
+
+    @Override
+    public List<Restorable> restorables() {
+        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+    }
+
+    private Restorable restorable(ArrayRecord record) {
+        String name = record.getName();
+        Set<Ref> members = record.getMembers().stream()
+                .map(m -> new Ref(m.getDeviceKind(), m.getDeviceName())).collect(Collectors.toSet());
+        return new Restorable(new Ref(DeviceKind.ARRAY.label(), name), Set.of(), members,
+                () -> assemble(name),
+                state -> unavailable(name, state));
+    }
+
+    /** The record is read again here: assembly may have changed nothing yet, but it is the current row. */
+    private void assemble(String name) {
+        ArrayRecord record = repository.findByName(name).orElseThrow(() -> new IllegalStateException("its row is gone"));
+        MdArraySpec spec = spec(record);
+        String[] slots = new String[record.getRaidDevices()];
+        Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
+        List<String> spares = new ArrayList<>();
+        for (ArrayMemberRecord m : record.getMembers()) {
+            String why = unavailableBecause(m);
+            switch (m.getState()) {
+                case MemberRows.IN_SYNC -> {
+                    int slot = m.getSlot() == null ? -1 : m.getSlot();
+                    if (slot < 0 || slot >= slots.length || slots[slot] != null) {
+                        throw new IllegalStateException("member " + m.getDeviceName() + " is stored in slot " + slot
+                                + ", which the array does not have or another member fills");
+                    }
+                    if (why == null) {
+                        slots[slot] = m.getDeviceName();
+                    } else {
+                        missing.put(m, why);
+                    }
+                }
+                case MemberRows.REBUILDING, MemberRows.SPARE -> {
+                    if (why == null) {
+                        spares.add(m.getDeviceName());
+                    }
+                }
+                default -> { } // faulty and missing members stay out
+            }
+        }
+        MdArray array = build(record, spec, Arrays.asList(slots), spares, missing);
+        recorder.watch(array);
+        try {
+            String inactive = array.inactiveReason();
+            if (inactive != null) {
+                throw new IllegalStateException(inactive + describe(missing));
+            }
+            management.run(changes -> {
+                ArrayRecord current = repository.findByName(name).orElseThrow();
+                for (ArrayMemberRecord m : current.getMembers()) {
+                    missing.keySet().stream().filter(x -> x.getId().equals(m.getId())).findFirst().ifPresent(x ->
+                            m.set(MemberRows.MISSING, m.getSlot(), false, "not there at start-up: " + missing.get(x)));
+                }
+                MemberRows.write(current, array, d -> ArrayService.kindOf(registry, d));
+                repository.saveAndFlush(current);
+            });
+        } catch (RuntimeException e) {
+            arrays.stop(name);
+            throw e;
+        }
+        registry.register(name, DeviceKind.ARRAY, array);
+        claimMembers(record);
+    }
+
+    private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
+                          Map<ArrayMemberRecord, String> missing) {
+        try {
+            if (record.isResyncPending() && slots.stream().allMatch(Objects::nonNull)) {
+                MdArray array = arrays.create(spec.withAssumeClean(false), slots);
+                try {
+                    spares.forEach(s -> arrays.add(spec.name(), s));
+                } catch (RuntimeException e) {
+                    arrays.stop(spec.name());
+                    throw e;
+                }
+                return array;
+            }
+            return arrays.assemble(spec, slots, spares, record.getMemberBytes());
+        } catch (MdArgumentException | MdStateException e) {
+            throw new IllegalStateException(e.getMessage() + describe(missing), e);
+        }
+    }
+
+    /** "; members[1] d2: disk d2 is failed (its image file … is missing)". */
+    private static String describe(Map<ArrayMemberRecord, String> missing) {
+        return missing.entrySet().stream().map(e -> "; " + "members[" + e.getKey().getSlot() + "] "
+                + e.getKey().getDeviceName() + ": " + e.getValue()).collect(Collectors.joining());
+    }
+
+    /** Null if the member's device is live, else why not. */
+    private String unavailableBecause(ArrayMemberRecord m) {
+        RegisteredDevice d = registry.find(m.getDeviceName()).orElse(null);
+        if (d == null) {
+            return m.getDeviceKind() + " " + m.getDeviceName() + " is not configured";
+        }
+        if (!d.live()) {
+            return d.kind().label() + " " + d.name() + " is " + d.state().actual()
+                    + (d.state().reason() == null ? "" : " (" + d.state().reason() + ")");
+        }
+        return null;
+    }
+
+    /** Keeps the name and the members of an array that cannot be assembled, so neither is taken by another. */
+    private void unavailable(String name, ObjectState state) {
+        registry.reserve(name, DeviceKind.ARRAY, state);
+        repository.findByName(name).ifPresent(this::claimMembers);
+    }
+
+    private void claimMembers(ArrayRecord record) {
+        Holder holder = ArrayService.holder(record.getName());
+        for (ArrayMemberRecord m : record.getMembers()) {
+            if (registry.find(m.getDeviceName()).isPresent()) {
+                registry.claim(m.getDeviceName(), holder);
+            }
+        }
+    }
+
+    static MdArraySpec spec(ArrayRecord r) {
+        MdLevel level = MdLevel.fromLabel(r.getLevel());
+        return new MdArraySpec(r.getName(), level, r.getChunkBytes(),
+                r.getLayoutCode() == null ? null : Raid10Layout.fromCode(r.getLayoutCode()),
+                new MdStrategies(FlushStrategy.fromLabel(r.getFlushStrategy()),
+                        BarrierStrategy.fromLabel(r.getBarrierStrategy())),
+                new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !r.isResyncPending());
+    }
+}

@@ -1,0 +1,487 @@
+package io.blockwork.service.array;
+
+import io.blockwork.engine.md.MdArray;
+import io.blockwork.engine.md.MdArraySpec;
+import io.blockwork.engine.md.MdArrays;
+import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.MdLevel;
+import io.blockwork.engine.md.MemberState;
+import io.blockwork.engine.md.Raid10Layout;
+import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.persistence.array.ArrayMemberRecord;
+import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayRepository;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.consistency.EngineChanges;
+import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceNames;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.ForcedRemoval;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+
+/**
+ * md arrays: create, inspect, delete, and mdadm's management (add, replace, fail, remove, re-add,
+ * sync actions, speed limits). Every change is a {@link ManagementOperations} operation: the
+ * engine object is built or changed first (it checks everything and changes nothing when it
+ * refuses), its undo recorded, then the rows are written from the engine's new state.
+ *
+ * <p>An array is a block device in the {@link DeviceRegistry} (kind "array") and holds each of its
+ * members (a {@link Holder} of kind "array"), so a member cannot be deleted, exported or used by
+ * another array while it belongs to this one; the rows keep that rule too (a device name is unique
+ * among members).
+ *
+ * <p>Some engine changes cannot be taken back (a failed member stays failed, a removed faulty
+ * member is gone). For those, a rollback asks the {@link ArrayChangeRecorder} to write the
+ * engine's state down instead, so the database catches up with the engine.
+ */
+@Service
+public class ArrayService {
+
+    /** The {@link Holder#kind()} of an array's claim on its members. */
+    public static final String HOLDER_KIND = DeviceKind.ARRAY.label();
+
+    private final ArrayRepository repository;
+    private final DeviceRegistry registry;
+    private final ManagementOperations management;
+    private final ForcedRemoval forcedRemoval;
+    private final MdArrays arrays;
+    private final ArrayChangeRecorder recorder;
+
+    public ArrayService(ArrayRepository repository, DeviceRegistry registry, ManagementOperations management,
+                        ForcedRemoval forcedRemoval, MdArrays arrays, ArrayChangeRecorder recorder) {
+        this.repository = repository;
+        this.registry = registry;
+        this.management = management;
+        this.forcedRemoval = forcedRemoval;
+        this.arrays = arrays;
+        this.recorder = recorder;
+    }
+
+    /* ---- create, read, delete ---- */
+
+    /** {@code mdadm --create}, then {@code --add} of each spare. */
+    public ArrayView create(ArrayCreate c) {
+        DeviceNames.require(c.name(), "name");
+        MdArraySpec spec = MdErrors.call(() -> MdArraySpec.parse(c.name(), c.level(), c.chunkBytes(), c.layout(),
+                c.flushStrategy(), c.barrierStrategy()));
+        SpeedLimits speed = speedLimits(c.speedMinBytes(), c.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
+        MdArraySpec withSpeed = spec.withSpeed(speed).withAssumeClean(c.assumeClean());
+        return management.apply(changes -> {
+            registry.requireFree(c.name());
+            Map<String, String> seen = new HashMap<>();
+            for (int i = 0; i < c.members().size(); i++) {
+                requireJoiner("members[" + i + "]", c.members().get(i), seen);
+            }
+            for (int i = 0; i < c.spares().size(); i++) {
+                requireJoiner("spares[" + i + "]", c.spares().get(i), seen);
+            }
+            MdArray array = MdErrors.call(() -> arrays.create(withSpeed, c.members()));
+            changes.undoOnRollback(() -> arrays.stop(c.name()));
+            // watched before the rows are written: a change in between is in the rows or queued after them
+            recorder.watch(array);
+            for (int i = 0; i < c.spares().size(); i++) {
+                String spare = c.spares().get(i);
+                MdErrors.run(() -> arrays.add(c.name(), spare), MdErrors.rename("device", "spares[" + i + "]"));
+            }
+            registry.register(c.name(), DeviceKind.ARRAY, array);
+            changes.undoOnRollback(() -> registry.unregister(c.name()));
+            Holder holder = holder(c.name());
+            for (String device : seen.keySet()) {
+                registry.claim(device, holder);
+                changes.undoOnRollback(() -> registry.release(device, holder));
+            }
+            MdDetail detail = array.detail();
+            ArrayRecord record = new ArrayRecord(c.name(), spec.level().label(), detail.raidDevices(),
+                    spec.chunkBytes(), spec.layout() == null ? null : spec.layout().code(),
+                    detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
+                    array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
+            record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
+            MemberRows.write(record, array, this::kindOf);
+            return view(save(record));
+        });
+    }
+
+    public List<ArrayView> list() {
+        return repository.findAllByOrderByNameAsc().stream().map(this::view).toList();
+    }
+
+    public ArrayView get(String name) {
+        return view(record(name));
+    }
+
+    /** /proc/mdstat over every assembled array. */
+    public String mdstat() {
+        return arrays.mdstat();
+    }
+
+    /**
+     * {@code mdadm --stop} and forget: refused while anything holds the array, unless
+     * {@code force} and every holder may be dropped with it (exports). The members are free again
+     * after the commit; the array's daemon stops then.
+     */
+    public void delete(String name, boolean force) {
+        management.run(changes -> {
+            ArrayRecord record = record(name);
+            if (force) {
+                forcedRemoval.dropHolders(name, changes);
+            }
+            RegisteredDevice entry = registry.unregister(name);
+            changes.undoOnRollback(() -> registry.reinstate(entry));
+            Holder holder = holder(name);
+            for (ArrayMemberRecord m : record.getMembers()) {
+                release(m.getDeviceName(), holder, changes);
+            }
+            repository.delete(record);
+            repository.flush();
+            changes.afterCommit(() -> arrays.get(name).filter(a -> a == entry.device())
+                    .ifPresent(a -> arrays.stop(name)));
+        });
+    }
+
+    /* ---- members ---- */
+
+    /**
+     * {@code mdadm --add} (role {@code spare}, the default) or {@code mdadm --replace replaces
+     * --with device} (role {@code replacement}).
+     */
+    public ArrayView addMember(String name, String device, String role, String replaces) {
+        return management.apply(changes -> {
+            ArrayRecord record = record(name);
+            MdArray array = live(name);
+            String r = role == null ? "spare" : role.toLowerCase(Locale.ROOT);
+            if (!r.equals("spare") && !r.equals("replacement")) {
+                throw ProblemException.invalid("role", "role must be spare or replacement, not '" + role + "'");
+            }
+            if (r.equals("replacement") && (replaces == null || replaces.isBlank())) {
+                throw ProblemException.invalid("replaces", "a replacement needs the in-sync member it replaces");
+            }
+            requireJoiner("device", device, new HashMap<>());
+            if (r.equals("spare")) {
+                MdErrors.run(() -> arrays.add(name, device));
+            } else {
+                MdErrors.run(() -> arrays.replace(name, replaces, device), MdErrors.rename("member", "replaces"));
+            }
+            return joined(record, array, device, changes);
+        });
+    }
+
+    /** {@code mdadm --fail}; failing a member that is already faulty (or missing) changes nothing. */
+    public ArrayView failMember(String name, String member) {
+        return management.apply(changes -> {
+            ArrayRecord record = record(name);
+            MdArray array = live(name);
+            requireMember(record, array, member);
+            if (MemberRows.attached(array, member)) {
+                MdErrors.run(() -> array.fail(member));
+                changes.undoOnRollback(() -> recorder.request(name));
+            }
+            return write(record, array);
+        });
+    }
+
+    /**
+     * {@code mdadm --remove}: a spare or a failed member leaves the array and is free again; an
+     * in-sync or rebuilding member must be failed first (409 naming {@code member}).
+     */
+    public ArrayView removeMember(String name, String member) {
+        return management.apply(changes -> {
+            ArrayRecord record = record(name);
+            MdArray array = live(name);
+            ArrayMemberRecord row = requireMember(record, array, member);
+            if (MemberRows.attached(array, member)) {
+                MemberState before = memberState(array, member);
+                MdErrors.run(() -> array.remove(member));
+                if (before == MemberState.SPARE) {
+                    RegisteredDevice d = registry.require(member);
+                    changes.undoOnRollback(() -> array.add(d.device()));
+                } else {
+                    changes.undoOnRollback(() -> recorder.request(name));
+                }
+            }
+            release(member, holder(name), changes);
+            if (row != null) {
+                record.removeMember(row);
+            }
+            return write(record, array);
+        });
+    }
+
+    /**
+     * {@code mdadm --re-add}: a device removed from this array since the service started goes back
+     * into its old slot; a member the array lost at the last start (stored as faulty or missing)
+     * comes back as a spare. Either way it is rebuilt in full (there is no write-intent bitmap).
+     */
+    public ArrayView reAddMember(String name, String member) {
+        return management.apply(changes -> {
+            ArrayRecord record = record(name);
+            MdArray array = live(name);
+            ArrayMemberRecord row = record.member(member).orElse(null);
+            boolean detached = row != null && !MemberRows.attached(array, member);
+            RegisteredDevice device = registry.find(member).orElseThrow(() -> ProblemException.notFound("block device", member));
+            if (!device.live()) {
+                throw new ProblemException(Problem.CONFLICT, device.kind().label() + " " + member + " is not active ("
+                        + device.state().reason() + ")").atField("member");
+            }
+            List<Holder> others = device.holders().stream().filter(h -> !h.equals(holder(name))).toList();
+            if (!others.isEmpty()) {
+                throw busy(device, others).atField("member");
+            }
+            if (detached) {
+                MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
+            } else {
+                MdErrors.run(() -> arrays.reAdd(name, member), MdErrors.rename("device", "member"));
+            }
+            return joined(record, array, member, changes);
+        });
+    }
+
+    /* ---- sync ---- */
+
+    /** md's sync_action: check, repair, idle, pause (frozen), resume. Not stored: a restart forgets a check. */
+    public ArrayView sync(String name, String action) {
+        return management.apply(changes -> {
+            ArrayRecord record = record(name);
+            MdArray array = live(name);
+            MdErrors.run(() -> array.sync(action));
+            return view(record);
+        });
+    }
+
+    /** Sets and stores the resync/recovery speed limits (bytes per second; null keeps a limit as it is). */
+    public ArrayView speedLimits(String name, Long minBytes, Long maxBytes) {
+        return management.apply(changes -> {
+            ArrayRecord record = record(name);
+            MdLevel level = MdLevel.fromLabel(record.getLevel());
+            if (!level.redundant()) {
+                throw new ProblemException(Problem.NOT_SUPPORTED, level.label() + " has no redundancy, so nothing to"
+                        + " resync or rebuild and no speed limits");
+            }
+            SpeedLimits old = new SpeedLimits(record.getSpeedMinKiBps(), record.getSpeedMaxKiBps());
+            SpeedLimits limits = speedLimits(minBytes, maxBytes, null, old);
+            MdArray array = arrays.get(name).filter(a -> registry.find(name).map(e -> e.device() == a).orElse(false))
+                    .orElse(null);
+            if (array != null) {
+                SpeedLimits before = array.detail().speed();
+                MdErrors.run(() -> array.speedLimits(limits));
+                changes.undoOnRollback(() -> array.speedLimits(before));
+            }
+            record.setSpeedLimits(limits.minKiBps(), limits.maxKiBps());
+            return view(save(record));
+        });
+    }
+
+    /* ---- shutdown ---- */
+
+    /**
+     * Stops every array when the service stops, before the disks close (the context-closed event
+     * comes before any bean is destroyed): first the recorder, so nothing the shutdown causes is
+     * written down as a member failure, then the daemons.
+     */
+    @EventListener(ContextClosedEvent.class)
+    void stopAll() {
+        recorder.close();
+        for (MdArray a : arrays.list()) {
+            arrays.stop(a.name());
+        }
+    }
+
+    /* ---- helpers ---- */
+
+    /**
+     * A device may join an array if it is live and nothing holds it; {@code seen} catches a device
+     * listed twice in one request (maps name to the field that listed it first).
+     */
+    private void requireJoiner(String field, String device, Map<String, String> seen) {
+        if (device == null || device.isBlank()) {
+            throw ProblemException.invalid(field, "a device name is required");
+        }
+        String first = seen.putIfAbsent(device, field);
+        if (first != null) {
+            throw ProblemException.invalid(field, device + " is listed twice (also " + first + ")");
+        }
+        RegisteredDevice entry = registry.find(device)
+                .orElseThrow(() -> ProblemException.invalid(field, "no block device named '" + device + "'"));
+        if (!entry.live()) {
+            throw new ProblemException(Problem.CONFLICT, entry.kind().label() + " " + device + " is not active ("
+                    + entry.state().reason() + "), so it cannot join an array").atField(field);
+        }
+        if (!entry.holders().isEmpty()) {
+            throw busy(entry, List.copyOf(entry.holders())).atField(field);
+        }
+    }
+
+    private static ProblemException busy(RegisteredDevice entry, List<Holder> holders) {
+        List<String> names = holders.stream().map(Holder::toString).sorted().toList();
+        return new ProblemException(Problem.DEVICE_BUSY, entry.kind().label() + " " + entry.name()
+                + " is in use by " + String.join(", ", names) + ", so it cannot join an array")
+                .with("holders", names);
+    }
+
+    /** The stored member, or not-found; also accepts a member the engine has and the rows do not (yet). */
+    private static ArrayMemberRecord requireMember(ArrayRecord record, MdArray array, String member) {
+        ArrayMemberRecord row = record.member(member).orElse(null);
+        if (row == null && !MemberRows.attached(array, member)) {
+            throw ProblemException.notFound("member of array " + record.getName(), member);
+        }
+        return row;
+    }
+
+    private static MemberState memberState(MdArray array, String member) {
+        return array.detail().members().stream().filter(m -> member.equals(m.device())).findFirst()
+                .map(MdDetail.MemberDetail::state).orElse(MemberState.REMOVED);
+    }
+
+    /** Undo of an addition: a spare is removed; a member already rebuilding is failed first. */
+    private static void detach(MdArray array, String device) {
+        MemberState state = memberState(array, device);
+        if (state == MemberState.IN_SYNC || state == MemberState.REBUILDING) {
+            array.fail(device);
+        }
+        if (state != MemberState.REMOVED) {
+            array.remove(device);
+        }
+    }
+
+    /** After {@code device} joined the live array: the undo, the array's claim on it, the rows. */
+    private ArrayView joined(ArrayRecord record, MdArray array, String device, EngineChanges changes) {
+        changes.undoOnRollback(() -> detach(array, device));
+        claim(device, holder(record.getName()), changes);
+        return write(record, array);
+    }
+
+    private void claim(String device, Holder holder, EngineChanges changes) {
+        registry.claim(device, holder);
+        changes.undoOnRollback(() -> registry.release(device, holder));
+    }
+
+    private void release(String device, Holder holder, EngineChanges changes) {
+        boolean held = registry.find(device).map(e -> e.holders().contains(holder)).orElse(false);
+        if (held) {
+            registry.release(device, holder);
+            changes.undoOnRollback(() -> registry.claim(device, holder));
+        }
+    }
+
+    private ArrayView write(ArrayRecord record, MdArray array) {
+        MemberRows.write(record, array, this::kindOf);
+        return view(save(record));
+    }
+
+    /** The live array of {@code name}; conflict if it is configured but not assembled. */
+    MdArray live(String name) {
+        RegisteredDevice entry = registry.find(name).orElse(null);
+        MdArray array = arrays.get(name).orElse(null);
+        if (array == null || entry == null || entry.device() != array) {
+            String reason = entry == null ? "not registered" : entry.state().reason();
+            throw new ProblemException(Problem.CONFLICT, "array " + name + " is not active (" + reason + ")");
+        }
+        return array;
+    }
+
+    static Holder holder(String arrayName) {
+        return new Holder(HOLDER_KIND, arrayName);
+    }
+
+    String kindOf(String device) {
+        return kindOf(registry, device);
+    }
+
+    static String kindOf(DeviceRegistry registry, String device) {
+        return registry.find(device).map(e -> e.kind().label()).orElse(DeviceKind.DISK.label());
+    }
+
+    /**
+     * Speed limits from bytes per second (null: keep {@code current}'s). md counts in KiB/s, so
+     * bytes are rounded down to KiB; errors name {@code prefix.min} / {@code prefix.max}.
+     */
+    private static SpeedLimits speedLimits(Long minBytes, Long maxBytes, String prefix, SpeedLimits current) {
+        String p = prefix == null ? "" : prefix + ".";
+        long min = minBytes == null ? current.minKiBps() : kib(minBytes, p + "min");
+        long max = maxBytes == null ? current.maxKiBps() : kib(maxBytes, p + "max");
+        if (maxBytes == null && max < min) {
+            max = min;
+        }
+        long finalMax = max;
+        return MdErrors.call(() -> new SpeedLimits(min, finalMax),
+                f -> f.equals("speed.min") ? p + "min" : f.equals("speed.max") ? p + "max" : f);
+    }
+
+    private static long kib(long bytes, String field) {
+        if (bytes < 1024) {
+            throw ProblemException.invalid(field, "a speed limit is at least 1KiB (1024 bytes) per second, got " + bytes);
+        }
+        return Math.min(bytes / 1024, SpeedLimits.UNLIMITED.maxKiBps());
+    }
+
+    private ArrayRecord save(ArrayRecord record) {
+        try {
+            return repository.saveAndFlush(record);
+        } catch (DataIntegrityViolationException e) {
+            throw new ProblemException(Problem.CONFLICT, "the database refused array " + record.getName()
+                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
+        }
+    }
+
+    private ArrayRecord record(String name) {
+        return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("array", name));
+    }
+
+    /* ---- views ---- */
+
+    ArrayView view(ArrayRecord r) {
+        RegisteredDevice entry = registry.find(r.getName()).orElse(null);
+        MdArray array = arrays.get(r.getName()).filter(a -> entry != null && entry.device() == a).orElse(null);
+        ObjectState state = entry == null ? ObjectState.failed("not registered") : entry.state();
+        MdDetail detail = array == null ? null : array.detail();
+        List<ArrayView.MemberView> members = new ArrayList<>();
+        if (detail != null) {
+            for (MdDetail.MemberDetail m : detail.members()) {
+                members.add(new ArrayView.MemberView(m.number(), m.raidDevice(), m.device(), m.role().label(),
+                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason()));
+            }
+        }
+        for (ArrayMemberRecord m : r.getMembers()) {
+            if (detail == null || detail.members().stream().noneMatch(d -> m.getDeviceName().equals(d.device()))) {
+                members.add(stored(m));
+            }
+        }
+        Integer code = r.getLayoutCode();
+        return new ArrayView(r.getName(), r.getLevel(), r.getRaidDevices(), r.getChunkBytes(),
+                code == null ? null : Raid10Layout.fromCode(code).label(), code,
+                r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
+                array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
+                List.copyOf(members));
+    }
+
+    /** A member as stored, for arrays that are not assembled and members the live array does not have. */
+    private static ArrayView.MemberView stored(ArrayMemberRecord m) {
+        String s = m.getState();
+        String role = switch (s) {
+            case MemberRows.IN_SYNC, MemberRows.REBUILDING -> m.isReplacement() ? "replacement" : "active";
+            case MemberRows.SPARE -> "spare";
+            default -> "none";
+        };
+        String text = switch (s) {
+            case MemberRows.IN_SYNC -> "active sync";
+            case MemberRows.REBUILDING -> "spare rebuilding";
+            default -> s;
+        };
+        return new ArrayView.MemberView(-1, m.getSlot() == null ? -1 : m.getSlot(), m.getDeviceName(), role, s, text,
+                m.isReplacement(), 0, m.getFaultReason());
+    }
+}

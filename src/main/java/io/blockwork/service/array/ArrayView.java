@@ -1,0 +1,41 @@
+package io.blockwork.service.array;
+
+import io.blockwork.engine.md.MdDetail;
+import io.blockwork.service.assembly.ObjectState;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * An array as the API shows it: its stored configuration, and {@code mdadm --detail} of its live
+ * engine object when it is assembled.
+ *
+ * @param layout raid10's layout name ({@code n2}), else null
+ * @param speedMinBytes resync/recovery floor, bytes per second
+ * @param speedMaxBytes resync/recovery ceiling, bytes per second
+ * @param detail null while the array is not assembled
+ * @param members the live array's members, then stored members it does not have (failed or missing
+ *                before the last start); only the stored ones while it is not assembled
+ * @param resyncPending the initial resync has not finished
+ */
+public record ArrayView(String name, String level, int raidDevices, long chunkBytes, String layout, Integer layoutCode,
+                        String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
+                        boolean resyncPending, ObjectState state, Instant createdAt, MdDetail detail,
+                        List<MemberView> members) {
+
+    /**
+     * One member.
+     *
+     * @param number md's device number (order of joining); -1 for an empty slot and for members the
+     *               live array does not have
+     * @param slot the raid slot it fills (or, for a failed or missing one, filled); -1 for spares
+     * @param device null for an empty slot
+     * @param role active, replacement, spare or none
+     * @param state in_sync, rebuilding, spare, faulty, removed (an empty slot) or missing (not there
+     *              at the last start)
+     * @param stateText mdadm's words ("active sync", "spare rebuilding")
+     * @param rebuiltBytes progress of a rebuilding member
+     * @param faultReason why a faulty or missing member is out
+     */
+    public record MemberView(int number, int slot, String device, String role, String state, String stateText,
+                             boolean replacement, long rebuiltBytes, String faultReason) {}
+}

@@ -1,0 +1,23 @@
+package io.blockwork.service.dm;
+
+import io.blockwork.engine.dm.DeviceInfo;
+import io.blockwork.engine.dm.TargetStatus;
+import io.blockwork.service.assembly.ObjectState;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A mapped device as the API shows it: its configuration, plus what its live engine object reports.
+ *
+ * @param uuid null when it has none
+ * @param table the live table as {@code dmsetup table} prints it, "" for none
+ * @param inactiveTable the table waiting for resume, null for none
+ * @param suspended whether it is (or, when not active, is configured to be) suspended
+ * @param emptyFlush the empty-flush strategy's label
+ * @param info {@code dmsetup info}; null when the device is not active
+ * @param status the live table's INFO status lines; null when the device is not active
+ */
+public record DmView(String name, String uuid, String table, String inactiveTable, boolean suspended,
+                     String emptyFlush, DeviceInfo info, List<TargetStatus> status, ObjectState state,
+                     Instant createdAt) {
+}

@@ -1,0 +1,39 @@
+package io.blockwork.service.export;
+
+import io.blockwork.persistence.export.ExportRecord;
+import io.blockwork.persistence.export.ExportRepository;
+import io.blockwork.service.assembly.Ref;
+import io.blockwork.service.assembly.Restorable;
+import io.blockwork.service.assembly.RestorableSource;
+import java.util.List;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+
+/**
+ * Exports at start-up, each after its device. An export whose device is missing or not active
+ * is reported with the reason (naming the device) and keeps its name; the NBD server starts
+ * after assembly, so clients never see a half-restored table.
+ */
+@Component
+class ExportRestorer implements RestorableSource {
+
+    private final ExportRepository repository;
+    private final ExportService exports;
+
+    ExportRestorer(ExportRepository repository, ExportService exports) {
+        this.repository = repository;
+        this.exports = exports;
+    }
+
+    @Override
+    public List<Restorable> restorables() {
+        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+    }
+
+    private Restorable restorable(ExportRecord record) {
+        return new Restorable(new Ref(ExportService.HOLDER_KIND, record.getName()),
+                Set.of(new Ref(record.getDeviceKind(), record.getDeviceName())),
+                () -> exports.assemble(record),
+                state -> exports.markUnavailable(record, state));
+    }
+}

@@ -1,0 +1,188 @@
+package io.blockwork.service.export;
+
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.nbd.NbdClient;
+import io.blockwork.nbd.NbdExport;
+import io.blockwork.persistence.export.ExportRecord;
+import io.blockwork.persistence.export.ExportRepository;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.consistency.EngineChanges;
+import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.DroppableHolder;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+
+/**
+ * NBD exports: create, inspect, delete. An export holds its device (a {@link Holder} of kind
+ * "export" in the {@link DeviceRegistry}), so the device cannot be deleted under it; a forced
+ * delete of the device drops its exports first ({@link DroppableHolder}). Deleting an export
+ * takes it out of the server's table at once, so no new client gets in, and disconnects its
+ * clients after the commit.
+ *
+ * <p>Export names are a name space of their own (an export is usually named after its device).
+ */
+@Service
+public class ExportService implements DroppableHolder {
+
+    /** The {@link Holder#kind()} of an export's claim on its device. */
+    public static final String HOLDER_KIND = "export";
+
+    private final ExportRepository repository;
+    private final DeviceRegistry registry;
+    private final ManagementOperations management;
+    private final NbdServerLifecycle nbd;
+    /** Configured exports that are not served, by name, with why; written by assembly and deletes. */
+    private final Map<String, ObjectState> unavailable = new ConcurrentHashMap<>();
+
+    public ExportService(ExportRepository repository, DeviceRegistry registry, ManagementOperations management,
+                         NbdServerLifecycle nbd) {
+        this.repository = repository;
+        this.registry = registry;
+        this.management = management;
+        this.nbd = nbd;
+    }
+
+    public ExportView create(ExportSpec spec) {
+        return management.apply(changes -> {
+            requireFree(spec.name());
+            RegisteredDevice device = registry.find(spec.device()).orElseThrow(() -> ProblemException.invalid("device",
+                    "no block device named '" + spec.device() + "'"));
+            if (!device.live()) {
+                throw new ProblemException(Problem.CONFLICT, device.kind().label() + " " + device.name()
+                        + " is not active (" + device.state().reason() + "), so it cannot be exported")
+                        .atField("device");
+            }
+            NbdExport export = new NbdExport(spec.name(), device.device(), spec.readOnly(), spec.description());
+            Holder holder = holder(spec.name());
+            registry.claim(device.name(), holder);
+            changes.undoOnRollback(() -> registry.release(device.name(), holder));
+            nbd.exports().add(export);
+            changes.undoOnRollback(() -> nbd.exports().remove(spec.name()));
+            ExportRecord record = save(new ExportRecord(spec.name(), device.name(), device.kind().label(),
+                    spec.readOnly(), spec.description(), Instant.now().truncatedTo(ChronoUnit.MICROS)));
+            return view(record);
+        });
+    }
+
+    public List<ExportView> list() {
+        return repository.findAllByOrderByNameAsc().stream().map(this::view).toList();
+    }
+
+    public ExportView get(String name) {
+        return view(record(name));
+    }
+
+    /** Deletes an export; its clients are disconnected once their requests in flight are answered. */
+    public void delete(String name) {
+        management.run(changes -> drop(name, changes));
+    }
+
+    @Override
+    public String holderKind() {
+        return HOLDER_KIND;
+    }
+
+    @Override
+    public void drop(String name, EngineChanges changes) {
+        ExportRecord record = record(name);
+        String device = record.getDeviceName();
+        Holder holder = holder(name);
+        nbd.exports().remove(name).ifPresent(live -> changes.undoOnRollback(() -> nbd.exports().add(live)));
+        boolean held = registry.find(device).map(e -> e.holders().contains(holder)).orElse(false);
+        if (held) {
+            registry.release(device, holder);
+            changes.undoOnRollback(() -> registry.claim(device, holder));
+        }
+        repository.delete(record);
+        repository.flush();
+        changes.afterCommit(() -> {
+            unavailable.remove(name);
+            nbd.disconnect(name);
+        });
+    }
+
+    /* ---- start-up assembly (ExportRestorer) ---- */
+
+    /** Serves a stored export; its device is active (assembly ordered it first). */
+    void assemble(ExportRecord record) {
+        BlockDevice device = registry.device(record.getDeviceName());
+        NbdExport export = new NbdExport(record.getName(), device, record.isReadOnly(), record.getDescription());
+        registry.claim(record.getDeviceName(), holder(record.getName()));
+        nbd.exports().add(export);
+    }
+
+    /**
+     * Keeps a stored export that cannot be served, with why. It still holds its device if the
+     * device's name is known, so deleting that device needs force, which removes the export too.
+     */
+    void markUnavailable(ExportRecord record, ObjectState state) {
+        unavailable.put(record.getName(), state);
+        if (registry.find(record.getDeviceName()).isPresent()) {
+            registry.claim(record.getDeviceName(), holder(record.getName()));
+        }
+    }
+
+    /* ---- helpers ---- */
+
+    private void requireFree(String name) {
+        if (nbd.exports().find(name).isPresent() || unavailable.containsKey(name)) {
+            throw new ProblemException(Problem.NAME_TAKEN, "an export named '" + name + "' already exists")
+                    .atField("name").with("takenBy", HOLDER_KIND);
+        }
+    }
+
+    private static Holder holder(String exportName) {
+        return new Holder(HOLDER_KIND, exportName);
+    }
+
+    private ExportRecord save(ExportRecord record) {
+        try {
+            return repository.saveAndFlush(record);
+        } catch (DataIntegrityViolationException e) {
+            throw new ProblemException(Problem.CONFLICT, "the database refused export " + record.getName()
+                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
+        }
+    }
+
+    private ExportRecord record(String name) {
+        return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("export", name));
+    }
+
+    private ExportView view(ExportRecord r) {
+        NbdExport live = nbd.exports().find(r.getName()).orElse(null);
+        if (live == null) {
+            ObjectState state = unavailable.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
+            return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(),
+                    r.getDescription(), r.getCreatedAt(), state, null, List.of());
+        }
+        List<ExportView.Client> clients = nbd.clients(r.getName()).stream().map(ExportService::client).toList();
+        return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(), r.getDescription(),
+                r.getCreatedAt(), ObjectState.RUNNING, live.device().sizeBytes(), clients);
+    }
+
+    private static ExportView.Client client(NbdClient c) {
+        return new ExportView.Client(c.id(), text(c.remoteAddress()), c.connectedAt(), c.requestsServed(),
+                c.inFlightBytes());
+    }
+
+    /** "127.0.0.1:40112", "[::1]:40112". */
+    private static String text(SocketAddress address) {
+        if (address instanceof InetSocketAddress a && a.getAddress() != null) {
+            String host = a.getAddress().getHostAddress();
+            return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
+        }
+        return String.valueOf(address);
+    }
+}

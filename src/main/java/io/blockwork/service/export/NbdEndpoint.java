@@ -1,0 +1,28 @@
+package io.blockwork.service.export;
+
+/**
+ * Where the NBD server listens.
+ *
+ * @param address the configured listen address ({@code blockwork.nbd.address}: "127.0.0.1",
+ *                "0.0.0.0", "::1", a host name)
+ * @param port the bound port (the real one when configured as 0)
+ * @param wildcard true when it listens on every interface, so {@code address} is not one a client can use
+ */
+public record NbdEndpoint(String address, int port, boolean wildcard) {
+
+    /**
+     * The URI clients use for an export, {@code nbd://host:port/name}. When the server listens on
+     * every interface, the host is {@code requestHost}: the name the caller reached the service by.
+     */
+    public String uri(String exportName, String requestHost) {
+        String host = wildcard && requestHost != null ? requestHost : address;
+        int scope = host.indexOf('%');
+        if (scope >= 0 && !host.startsWith("[")) {
+            host = host.substring(0, scope); // a link-local zone has no place in the URI's host
+        }
+        if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        return "nbd://" + host + ":" + port + "/" + exportName;
+    }
+}

@@ -1,0 +1,84 @@
+package io.blockwork.service.export;
+
+import io.blockwork.BlockworkProperties;
+import io.blockwork.nbd.ExportTable;
+import io.blockwork.nbd.NbdClient;
+import io.blockwork.nbd.NbdServer;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The service's one {@link NbdServer}, listening on {@code blockwork.nbd.address}:{@code port}
+ * (port 0 picks a free one; {@link #endpoint()} tells which). It starts with the other
+ * lifecycles, which is after start-up assembly has put the configured exports into its table,
+ * so the first client already finds them; it stops before the beans that own the devices are
+ * destroyed, answering the requests in flight first.
+ *
+ * <p>A port that cannot be bound stops the service from starting, naming the setting to change:
+ * a service that silently does not export would be worse.
+ */
+@Component
+public class NbdServerLifecycle implements SmartLifecycle {
+
+    private final BlockworkProperties.Nbd config;
+    private final ExportTable exports = new ExportTable();
+    private final NbdServer server;
+
+    NbdServerLifecycle(BlockworkProperties properties) {
+        this.config = properties.nbd();
+        InetSocketAddress address;
+        try {
+            address = new InetSocketAddress(config.address(), config.port());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("blockwork.nbd.port " + config.port() + " is not a TCP port", e);
+        }
+        this.server = new NbdServer(address, exports);
+    }
+
+    @Override
+    public void start() {
+        try {
+            server.start();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot start the NBD server on " + config.address() + ":" + config.port()
+                    + " (" + e.getMessage() + "); choose another with blockwork.nbd.address and blockwork.nbd.port", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        server.stop();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return server.isRunning();
+    }
+
+    /** The exports clients can reach; the server asks it at every handshake. */
+    ExportTable exports() {
+        return exports;
+    }
+
+    List<NbdClient> clients(String exportName) {
+        return server.isRunning() ? server.clients(exportName) : List.of();
+    }
+
+    /** Ends the connections of an export's clients once their requests in flight are answered. */
+    void disconnect(String exportName) {
+        server.disconnect(exportName);
+    }
+
+    /** Where clients connect, with the real port; empty while the server is not running. */
+    public Optional<NbdEndpoint> endpoint() {
+        try {
+            InetSocketAddress a = server.localAddress();
+            return Optional.of(new NbdEndpoint(config.address(), a.getPort(), a.getAddress().isAnyLocalAddress()));
+        } catch (IllegalStateException notRunning) {
+            return Optional.empty();
+        }
+    }
+}

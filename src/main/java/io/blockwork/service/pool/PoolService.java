@@ -1,0 +1,229 @@
+package io.blockwork.service.pool;
+
+import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.pool.PoolRepository;
+import io.blockwork.persistence.pool.VolumeRecord;
+import io.blockwork.persistence.pool.VolumeRepository;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.DeviceNames;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+
+/**
+ * Pools, like LVM volume groups on one physical volume: a pool divides one block device (a disk,
+ * an array, a mapped device) into extents of one size and hands them out to volumes
+ * ({@link VolumeService}) through {@link PoolExtents}. Its metadata (the allocation map) is kept in
+ * H2, not on the device, so extent 0 starts at the device's byte 0.
+ *
+ * <p>A pool claims its device exclusively ({@link DeviceRegistry#claimExclusive}): the device must
+ * be free of other users, and while the pool exists nothing else (an export, a mapped device's
+ * table, an array) can claim it, so nothing but the pool's volumes writes to it.
+ */
+@Service
+public class PoolService {
+
+    /** The {@link Holder#kind()} of a pool's claim on its device. */
+    public static final String HOLDER_KIND = "pool";
+    public static final long DEFAULT_EXTENT_SIZE = 4L << 20;
+    public static final long MIN_EXTENT_SIZE = 64L << 10;
+
+    private final PoolRepository repository;
+    private final VolumeRepository volumes;
+    private final PoolExtents extents;
+    private final DeviceRegistry registry;
+    private final ManagementOperations management;
+    /** Every configured pool's state, by name: running, or why not. Written by management operations and assembly. */
+    private final Map<String, ObjectState> states = new ConcurrentHashMap<>();
+
+    public PoolService(PoolRepository repository, VolumeRepository volumes, PoolExtents extents,
+                       DeviceRegistry registry, ManagementOperations management) {
+        this.repository = repository;
+        this.volumes = volumes;
+        this.extents = extents;
+        this.registry = registry;
+        this.management = management;
+    }
+
+    /**
+     * Creates a pool on {@code device}.
+     *
+     * @param extentSizeBytes null for the default, 4 MiB
+     */
+    public PoolView create(String name, String device, Long extentSizeBytes) {
+        return management.apply(changes -> {
+            DeviceNames.require(name, "name");
+            if (repository.findByName(name).isPresent()) {
+                throw new ProblemException(Problem.NAME_TAKEN, "a pool named '" + name + "' already exists")
+                        .atField("name").with("takenBy", HOLDER_KIND);
+            }
+            if (device == null || device.isBlank()) {
+                throw ProblemException.invalid("device", "the block device to put the pool on is required");
+            }
+            RegisteredDevice entry = registry.find(device).orElseThrow(() -> ProblemException.invalid("device",
+                    "no block device named '" + device + "'"));
+            if (!entry.live()) {
+                throw new ProblemException(Problem.CONFLICT, entry.kind().label() + " " + device + " is not active ("
+                        + entry.state().reason() + "), so a pool cannot be put on it").atField("device");
+            }
+            long es = extentSizeBytes == null ? DEFAULT_EXTENT_SIZE : extentSizeBytes;
+            long deviceSize = entry.device().sizeBytes();
+            checkExtentSize(es, entry.device().limits().logicalBlockSize(), device, deviceSize);
+            Holder holder = holder(name);
+            try {
+                registry.claimExclusive(device, holder);
+            } catch (ProblemException e) {
+                throw e.atField("device");
+            }
+            changes.undoOnRollback(() -> registry.release(device, holder));
+            states.put(name, ObjectState.RUNNING);
+            changes.undoOnRollback(() -> states.remove(name));
+            PoolRecord record = save(new PoolRecord(name, device, entry.kind().label(), es, deviceSize / es,
+                    Instant.now().truncatedTo(ChronoUnit.MICROS)));
+            return view(record);
+        });
+    }
+
+    public List<PoolView> list() {
+        return repository.findAllByOrderByNameAsc().stream().map(this::view).toList();
+    }
+
+    public PoolView get(String name) {
+        return view(record(name));
+    }
+
+    /** Deletes an empty pool and lets go of its device; refused with pool-not-empty while it has volumes. */
+    public void delete(String name) {
+        management.run(changes -> {
+            PoolRecord record = record(name);
+            List<String> names = volumes.findAllByPoolIdOrderByNameAsc(record.getId()).stream()
+                    .map(VolumeRecord::getName).toList();
+            List<ExtentOwner> owners = extents.owners(record);
+            if (!names.isEmpty() || !owners.isEmpty()) {
+                String what = names.isEmpty() ? "extents owned by " + owners : "volumes " + String.join(", ", names);
+                throw new ProblemException(Problem.POOL_NOT_EMPTY, "pool " + name + " still has " + what
+                        + "; delete them first").with("volumes", names);
+            }
+            Holder holder = holder(name);
+            RegisteredDevice device = registry.find(record.getDeviceName()).orElse(null);
+            if (device != null && device.holders().contains(holder)) {
+                boolean exclusive = holder.equals(device.exclusive());
+                registry.release(device.name(), holder);
+                changes.undoOnRollback(() -> {
+                    if (exclusive) {
+                        registry.claimExclusive(device.name(), holder);
+                    } else {
+                        registry.claim(device.name(), holder);
+                    }
+                });
+            }
+            ObjectState state = states.remove(name);
+            if (state != null) {
+                changes.undoOnRollback(() -> states.put(name, state));
+            }
+            repository.delete(record);
+            repository.flush();
+        });
+    }
+
+    /* ---- for volumes and assembly ---- */
+
+    /** The pool's record, or not-found. */
+    PoolRecord record(String name) {
+        return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("pool", name));
+    }
+
+    /** The pool's record if it is active, else conflict naming why not. */
+    PoolRecord active(String name) {
+        PoolRecord record = record(name);
+        ObjectState state = state(name);
+        if (!state.live()) {
+            throw new ProblemException(Problem.CONFLICT, "pool " + name + " is not active: " + state.reason());
+        }
+        return record;
+    }
+
+    ObjectState state(String name) {
+        return states.getOrDefault(name, ObjectState.failed("not assembled"));
+    }
+
+    /** Start-up: the pool's device is active; claims it if it still holds every extent. */
+    void assemble(PoolRecord record) {
+        RegisteredDevice entry = registry.require(record.getDeviceName());
+        long needed = record.getExtentCount() * record.getExtentSizeBytes();
+        long size = entry.device().sizeBytes();
+        if (size < needed) {
+            throw new IllegalStateException("its device " + record.getDeviceName() + " has " + size + " bytes, fewer than"
+                    + " the pool's " + needed + " (" + ByteUnits.extents(record.getExtentCount(),
+                    record.getExtentSizeBytes()) + ")");
+        }
+        registry.claimExclusive(record.getDeviceName(), holder(record.getName()));
+        states.put(record.getName(), ObjectState.RUNNING);
+    }
+
+    /**
+     * Start-up: keeps a pool that cannot be assembled, with why. It still holds its device if that
+     * is known, so the device is not reused while the pool's volumes are configured on it.
+     */
+    void markUnavailable(PoolRecord record, ObjectState state) {
+        states.put(record.getName(), state);
+        if (registry.find(record.getDeviceName()).isPresent()) {
+            try {
+                registry.claimExclusive(record.getDeviceName(), holder(record.getName()));
+            } catch (ProblemException e) {
+                // something else uses it already: the pool does not take it from them
+            }
+        }
+    }
+
+    static Holder holder(String poolName) {
+        return new Holder(HOLDER_KIND, poolName);
+    }
+
+    /* ---- helpers ---- */
+
+    private static void checkExtentSize(long es, int logicalBlockSize, String device, long deviceSize) {
+        if (es < MIN_EXTENT_SIZE || Long.bitCount(es) != 1) {
+            throw ProblemException.invalid("extentSize", "the extent size must be a power of two of at least 64 KiB, not "
+                    + es + " bytes").with("extentSizeBytes", es);
+        }
+        if (es % logicalBlockSize != 0) {
+            throw ProblemException.invalid("extentSize", "the extent size " + es + " is not a multiple of the logical"
+                    + " block size " + logicalBlockSize + " of " + device).with("logicalBlockSize", logicalBlockSize);
+        }
+        if (deviceSize < es) {
+            throw ProblemException.invalid("extentSize", device + " has " + deviceSize + " bytes, less than one extent of "
+                    + ByteUnits.human(es)).with("deviceSizeBytes", deviceSize);
+        }
+    }
+
+    private PoolRecord save(PoolRecord record) {
+        try {
+            return repository.saveAndFlush(record);
+        } catch (DataIntegrityViolationException e) {
+            throw new ProblemException(Problem.CONFLICT, "the database refused pool " + record.getName()
+                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
+        }
+    }
+
+    private PoolView view(PoolRecord r) {
+        ExtentMap map = extents.map(r);
+        Long deviceSize = registry.find(r.getDeviceName()).filter(RegisteredDevice::live)
+                .map(e -> e.device().sizeBytes()).orElse(null);
+        List<String> names = volumes.findAllByPoolIdOrderByNameAsc(r.getId()).stream().map(VolumeRecord::getName)
+                .toList();
+        return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), deviceSize, r.getExtentSizeBytes(),
+                map.totalExtents(), map.freeExtents(), map.usedExtents(), map.largestFreeRun(), names, state(r.getName()),
+                r.getCreatedAt());
+    }
+}

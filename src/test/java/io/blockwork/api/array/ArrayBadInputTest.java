@@ -1,0 +1,354 @@
+package io.blockwork.api.array;
+
+import static io.blockwork.api.array.ArrayRequests.addMember;
+import static io.blockwork.api.array.ArrayRequests.createArray;
+import static io.blockwork.api.array.ArrayRequests.failMember;
+import static io.blockwork.api.array.ArrayRequests.removeMember;
+import static io.blockwork.api.array.ArrayRequests.settled;
+import static io.blockwork.api.array.ArrayRequests.speedLimits;
+import static io.blockwork.api.array.ArrayRequests.sync;
+import static io.blockwork.api.export.ExportRequests.createExport;
+import static io.blockwork.support.Problems.problem;
+import static io.blockwork.support.Requests.admin;
+import static io.blockwork.support.Requests.memoryDisk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.blockwork.engine.md.MdArrays;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.support.AppTest;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.web.servlet.MockMvc;
+
+/**
+ * Each kind of bad array request gets its status, problem code and field, and changes nothing:
+ * the arrays and devices as the API shows them (holders included), the engine's array table and
+ * the stored rows are compared before and after.
+ */
+@AppTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ArrayBadInputTest {
+
+    @Autowired
+    MockMvc mvc;
+    @Autowired
+    DeviceRegistry registry;
+    @Autowired
+    JdbcTemplate jdbc;
+    @Autowired
+    MdArrays engine;
+
+    private String before;
+
+    /** Free disks bi-c0..c3, an array bi-held over bi-h0/bi-h1, an exported disk bi-e0, a disk that is down. */
+    @BeforeAll
+    void devices() throws Exception {
+        for (String d : new String[] {"bi-c0", "bi-c1", "bi-c2", "bi-c3", "bi-h0", "bi-h1", "bi-e0"}) {
+            mvc.perform(memoryDisk(d, "4MiB")).andExpect(status().isCreated());
+        }
+        mvc.perform(createArray("{\"name\":\"bi-held\",\"level\":\"raid1\",\"members\":[\"bi-h0\",\"bi-h1\"]}"))
+                .andExpect(status().isCreated());
+        mvc.perform(createExport("{\"device\":\"bi-e0\"}")).andExpect(status().isCreated());
+        registry.reserve("bi-down", DeviceKind.DISK, ObjectState.failed("its image file is missing"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> settled(mvc, "bi-held"));
+    }
+
+    @AfterAll
+    void dropTheReservation() {
+        registry.unregister("bi-down");
+    }
+
+    @BeforeEach
+    void rememberState() throws Exception {
+        before = everything();
+    }
+
+    private String everything() throws Exception {
+        return mvc.perform(get("/api/v1/arrays").with(admin())).andReturn().getResponse().getContentAsString()
+                + mvc.perform(get("/api/v1/devices").with(admin())).andReturn().getResponse().getContentAsString()
+                + engine.list().stream().map(a -> a.name() + " " + a.detail().members()).toList()
+                + jdbc.queryForList("SELECT * FROM arrays ORDER BY id")
+                + jdbc.queryForList("SELECT * FROM array_members ORDER BY id");
+    }
+
+    private void assertNothingChanged() throws Exception {
+        assertThat(everything()).isEqualTo(before);
+    }
+
+    private void create(String json, int status, String code, String field) throws Exception {
+        mvc.perform(createArray(json)).andExpect(problem(status, code)).andExpect(jsonPath("$.field").value(field));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownMember() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-nobody\"]}",
+                400, "validation-failed", "members[1]");
+    }
+
+    @Test
+    void memberOfAnotherArray() throws Exception {
+        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-h1\"]}"))
+                .andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.field").value("members[1]"))
+                .andExpect(jsonPath("$.holders", contains("array bi-held")));
+        assertNothingChanged();
+    }
+
+    @Test
+    void memberHeldByAnExport() throws Exception {
+        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-e0\",\"bi-c0\"]}"))
+                .andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.field").value("members[0]"))
+                .andExpect(jsonPath("$.holders", contains("export bi-e0")));
+        assertNothingChanged();
+    }
+
+    @Test
+    void spareHeldByAnotherArray() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"],\"spares\":[\"bi-h0\"]}",
+                409, "device-busy", "spares[0]");
+    }
+
+    @Test
+    void memberThatIsNotActive() throws Exception {
+        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-down\"]}"))
+                .andExpect(problem(409, "conflict"))
+                .andExpect(jsonPath("$.field").value("members[1]"))
+                .andExpect(jsonPath("$.detail").value(containsString("image file is missing")));
+        assertNothingChanged();
+    }
+
+    @Test
+    void memberListedTwice() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c0\"]}",
+                400, "validation-failed", "members[1]");
+    }
+
+    @Test
+    void tooFewMembersForTheLevel() throws Exception {
+        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\"]}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("members"))
+                .andExpect(jsonPath("$.detail").value(containsString("at least 2")));
+        assertNothingChanged();
+    }
+
+    @Test
+    void tooFewMembersForTheLayout() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"layout\":\"n3\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+                400, "validation-failed", "members");
+    }
+
+    @Test
+    void chunkThatIsNotAPowerOfTwo() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid0\",\"chunk\":\"12KiB\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+                400, "validation-failed", "chunk");
+    }
+
+    @Test
+    void chunkThatIsNotASize() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid0\",\"chunk\":\"lots\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+                400, "validation-failed", "chunk");
+    }
+
+    @Test
+    void chunkOnRaid1() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"chunk\":\"64KiB\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+                400, "validation-failed", "chunk");
+    }
+
+    @Test
+    void unknownLayout() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"layout\":\"x9\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+                400, "validation-failed", "layout");
+    }
+
+    @Test
+    void layoutWithFarSets() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"layout\":\"0x20102\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+                400, "validation-failed", "layout");
+    }
+
+    @Test
+    void layoutOnRaid0() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid0\",\"layout\":\"n2\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+                400, "validation-failed", "layout");
+    }
+
+    @Test
+    void unknownLevel() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid5\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]}",
+                400, "validation-failed", "level");
+    }
+
+    @Test
+    void unknownStrategy() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"members\":[\"bi-c0\",\"bi-c1\"],"
+                + "\"strategies\":{\"flush\":\"sometimes\"}}", 400, "validation-failed", "strategies.flush");
+    }
+
+    @Test
+    void speedLimitsOutOfOrder() throws Exception {
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"],"
+                + "\"speedLimits\":{\"min\":\"10MiB\",\"max\":\"1MiB\"}}", 400, "validation-failed", "speedLimits.max");
+    }
+
+    @Test
+    void nameTaken() throws Exception {
+        mvc.perform(createArray("{\"name\":\"bi-c3\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"]}"))
+                .andExpect(problem(409, "name-taken"))
+                .andExpect(jsonPath("$.field").value("name"))
+                .andExpect(jsonPath("$.takenBy").value("disk"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void badName() throws Exception {
+        mvc.perform(createArray("{\"name\":\"Bad Name\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"]}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.errors[0].field").value("name"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void membersMissing() throws Exception {
+        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.errors[0].field").value("members"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void removingAnInSyncMember() throws Exception {
+        mvc.perform(removeMember("bi-held", "bi-h0"))
+                .andExpect(problem(409, "conflict"))
+                .andExpect(jsonPath("$.field").value("member"))
+                .andExpect(jsonPath("$.detail").value(containsString("fail it first")));
+        assertNothingChanged();
+    }
+
+    @Test
+    void failingTheLastInSyncCopy() throws Exception {
+        // fail one mirror, then the other is the last copy; the first failure is undone by a fresh array
+        mvc.perform(createArray("{\"name\":\"bi-last\",\"level\":\"raid1\",\"members\":[\"bi-c2\",\"bi-c3\"]}"))
+                .andExpect(status().isCreated());
+        await().atMost(Duration.ofSeconds(60)).until(() -> settled(mvc, "bi-last"));
+        mvc.perform(failMember("bi-last", "bi-c2")).andExpect(status().isOk());
+        before = everything();
+        mvc.perform(failMember("bi-last", "bi-c3"))
+                .andExpect(problem(409, "conflict"))
+                .andExpect(jsonPath("$.field").value("member"))
+                .andExpect(jsonPath("$.detail").value(containsString("last in-sync copy")));
+        assertNothingChanged();
+        mvc.perform(delete("/api/v1/arrays/bi-last").with(admin())).andExpect(status().isNoContent());
+    }
+
+    @Test
+    void addingABusyDevice() throws Exception {
+        mvc.perform(addMember("bi-held", "{\"device\":\"bi-e0\"}"))
+                .andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.field").value("device"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void addingAnUnknownDevice() throws Exception {
+        mvc.perform(addMember("bi-held", "{\"device\":\"bi-nobody\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("device"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void addingATooSmallDevice() throws Exception {
+        mvc.perform(memoryDisk("bi-small", "1MiB")).andExpect(status().isCreated());
+        before = everything();
+        mvc.perform(addMember("bi-held", "{\"device\":\"bi-small\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("device"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void replacementWithoutTheMemberItReplaces() throws Exception {
+        mvc.perform(addMember("bi-held", "{\"device\":\"bi-c0\",\"role\":\"replacement\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("replaces"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void replacementOfAnUnknownMember() throws Exception {
+        mvc.perform(addMember("bi-held", "{\"device\":\"bi-c0\",\"role\":\"replacement\",\"replaces\":\"bi-c1\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("replaces"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownRole() throws Exception {
+        mvc.perform(addMember("bi-held", "{\"device\":\"bi-c0\",\"role\":\"boss\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("role"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownSyncAction() throws Exception {
+        mvc.perform(sync("bi-held", "defrag"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("action"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void speedLimitBelowOneKiB() throws Exception {
+        mvc.perform(speedLimits("bi-held", "{\"min\":100}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("min"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownArray() throws Exception {
+        mvc.perform(get("/api/v1/arrays/bi-nobody").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(delete("/api/v1/arrays/bi-nobody").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(addMember("bi-nobody", "{\"device\":\"bi-c0\"}")).andExpect(problem(404, "not-found"));
+        mvc.perform(failMember("bi-nobody", "bi-c0")).andExpect(problem(404, "not-found"));
+        mvc.perform(sync("bi-nobody", "check")).andExpect(problem(404, "not-found"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownMemberOfAnArray() throws Exception {
+        mvc.perform(failMember("bi-held", "bi-c0")).andExpect(problem(404, "not-found"));
+        mvc.perform(removeMember("bi-held", "bi-c0")).andExpect(problem(404, "not-found"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void deletingAMemberDisk() throws Exception {
+        mvc.perform(delete("/api/v1/disks/bi-h0").with(admin()))
+                .andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.holders", contains("array bi-held")));
+        mvc.perform(delete("/api/v1/disks/bi-h0").param("force", "true").with(admin()))
+                .andExpect(problem(409, "device-busy"));
+        assertNothingChanged();
+    }
+}

@@ -1,0 +1,67 @@
+package io.blockwork.support;
+
+import static io.blockwork.support.Requests.admin;
+
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
+
+/** Short-hands for the pools and volumes API's requests. */
+public final class PoolRequests {
+
+    public static final String POOLS = "/api/v1/pools";
+
+    private PoolRequests() {}
+
+    /** POST /api/v1/pools as admin with a JSON body. */
+    public static MockHttpServletRequestBuilder createPool(String json) {
+        return MockMvcRequestBuilders.post(POOLS).with(admin()).contentType(MediaType.APPLICATION_JSON).content(json);
+    }
+
+    public static MockHttpServletRequestBuilder createPool(String name, String device, String extentSize) {
+        return createPool("{\"name\":\"" + name + "\",\"device\":\"" + device + "\""
+                + (extentSize == null ? "" : ",\"extentSize\":\"" + extentSize + "\"") + "}");
+    }
+
+    public static MockHttpServletRequestBuilder getPool(String pool) {
+        return MockMvcRequestBuilders.get(POOLS + "/{pool}", pool).with(admin());
+    }
+
+    public static MockHttpServletRequestBuilder deletePool(String pool) {
+        return MockMvcRequestBuilders.delete(POOLS + "/{pool}", pool).with(admin());
+    }
+
+    /** POST /api/v1/pools/{pool}/volumes with a JSON body. */
+    public static MockHttpServletRequestBuilder createVolume(String pool, String json) {
+        return MockMvcRequestBuilders.post(POOLS + "/{pool}/volumes", pool).with(admin())
+                .contentType(MediaType.APPLICATION_JSON).content(json);
+    }
+
+    /** A volume of {@code size}: a JSON string such as "10MiB", or a number of bytes. */
+    public static MockHttpServletRequestBuilder createVolume(String pool, String name, Object size) {
+        String s = size instanceof String ? "\"" + size + "\"" : String.valueOf(size);
+        return createVolume(pool, "{\"name\":\"" + name + "\",\"size\":" + s + "}");
+    }
+
+    public static MockHttpServletRequestBuilder getVolume(String pool, String name) {
+        return MockMvcRequestBuilders.get(POOLS + "/{pool}/volumes/{name}", pool, name).with(admin());
+    }
+
+    /** PATCH …/volumes/{name} with a JSON body. */
+    public static MockHttpServletRequestBuilder patchVolume(String pool, String name, String json) {
+        return MockMvcRequestBuilders.patch(POOLS + "/{pool}/volumes/{name}", pool, name).with(admin())
+                .contentType(MediaType.APPLICATION_JSON).content(json);
+    }
+
+    public static MockHttpServletRequestBuilder resize(String pool, String name, String size, boolean allowShrink) {
+        return patchVolume(pool, name, "{\"size\":\"" + size + "\"" + (allowShrink ? ",\"allowShrink\":true" : "") + "}");
+    }
+
+    public static MockHttpServletRequestBuilder deleteVolume(String pool, String name) {
+        return MockMvcRequestBuilders.delete(POOLS + "/{pool}/volumes/{name}", pool, name).with(admin());
+    }
+
+    public static MockHttpServletRequestBuilder listVolumes() {
+        return MockMvcRequestBuilders.get("/api/v1/volumes").with(admin());
+    }
+}
