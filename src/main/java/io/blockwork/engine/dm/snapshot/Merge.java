@@ -222,10 +222,7 @@ final class Merge {
             for (long c = run.lastOld(); c >= run.firstOld(); c--) {
                 consistent &= s.complete.remove(c);
             }
-            first = 0;
-            count = 0;
-            release = queued;
-            queued = new ArrayList<>();
+            release = endRun();
         } finally {
             s.locks.unlockState();
         }
@@ -239,16 +236,22 @@ final class Merge {
         next();
     }
 
+    /** With the state exclusive: no run is being merged any more; the bios it held back, to release. */
+    private List<Bio> endRun() {
+        first = 0;
+        count = 0;
+        List<Bio> release = queued;
+        queued = new ArrayList<>();
+        return release;
+    }
+
     private void fail(String why) {
         LOG.log(Level.ERROR, "{0}: {1}", s, why);
         List<Bio> release;
         s.locks.lockState();
         try {
             s.mergeFailed = true;
-            first = 0;
-            count = 0;
-            release = queued;
-            queued = new ArrayList<>();
+            release = endRun();
         } finally {
             s.locks.unlockState();
         }

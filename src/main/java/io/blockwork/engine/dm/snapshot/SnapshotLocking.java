@@ -1,5 +1,7 @@
 package io.blockwork.engine.dm.snapshot;
 
+import io.blockwork.engine.block.Labelled;
+
 /**
  * How a snapshot serialises its I/O paths (seed 004), chosen per snapshot at creation:
  * <ul>
@@ -23,20 +25,10 @@ public interface SnapshotLocking {
         SnapshotLocking create(int completeBuckets, int pendingBuckets);
     }
 
-    /** The strategy names of the API. */
-    enum Kind implements Factory {
-        FINE("fine"),
-        GLOBAL("global");
-
-        private final String label;
-
-        Kind(String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
+    /** The strategy names of the API and the config: {@code fine}, {@code global}. */
+    enum Kind implements Factory, Labelled {
+        FINE,
+        GLOBAL;
 
         @Override
         public SnapshotLocking create(int completeBuckets, int pendingBuckets) {
@@ -46,13 +38,9 @@ public interface SnapshotLocking {
             };
         }
 
+        /** @throws IllegalArgumentException "unknown snapshot locking strategy 'x' (fine, global)" */
         public static Kind fromLabel(String label) {
-            for (Kind k : values()) {
-                if (k.label.equals(label)) {
-                    return k;
-                }
-            }
-            throw new IllegalArgumentException("unknown snapshot locking strategy '" + label + "' (fine, global)");
+            return Labelled.parse(Kind.class, label, "snapshot locking strategy");
         }
     }
 
