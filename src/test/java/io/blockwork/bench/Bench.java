@@ -18,6 +18,7 @@ public final class Bench {
         BENCHMARKS.put("nbd", NbdBenchmark::run);
         BENCHMARKS.put("md", MdBenchmark::run);
         BENCHMARKS.put("mirror", MirrorBenchmark::run);
+        BENCHMARKS.put("snapshot", SnapshotBenchmark::run);
     }
 
     private Bench() {}

@@ -21,7 +21,8 @@ class DmOpenApi {
                 .addProperty("start", sectors)
                 .addProperty("length", sectors)
                 .addProperty("target", new StringSchema().example("linear")
-                        ._enum(List.of("linear", "striped", "zero", "error", "delay", "flakey")))
+                        ._enum(List.of("linear", "striped", "zero", "error", "delay", "flakey", "mirror",
+                                "snapshot-origin", "snapshot", "snapshot-merge")))
                 .addProperty("args", new Schema<>().oneOf(List.of(new StringSchema().example("d1 0"),
                         new ArraySchema().items(new StringSchema()))))
                 .required(List.of("start", "length", "target"));

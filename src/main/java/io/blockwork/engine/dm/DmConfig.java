@@ -3,6 +3,8 @@ package io.blockwork.engine.dm;
 import io.blockwork.engine.block.BatchDispatch;
 import io.blockwork.engine.block.DeadlineScheduler;
 import io.blockwork.engine.block.IoTimer;
+import io.blockwork.engine.dm.snapshot.SnapshotConfig;
+import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -16,9 +18,10 @@ import java.util.function.LongSupplier;
  * @param emptyFlush {@code per-device} (default) or {@code per-target} (seed 002)
  * @param batchDispatch how worker-driven targets (the mirror's worker and region copier) release
  *        their batches of bios: {@code explicit} (default) or {@code timer} (seed 003)
+ * @param snapshots the origin registry and snapshot settings (seed 004's locking strategy)
  */
 public record DmConfig(TargetRegistry registry, DeadlineScheduler timer, LongSupplier clock, EmptyFlush emptyFlush,
-                       BatchDispatch.Kind batchDispatch) {
+                       BatchDispatch.Kind batchDispatch, SnapshotConfig snapshots) {
 
     public DmConfig {
         Objects.requireNonNull(registry, "registry");
@@ -26,35 +29,41 @@ public record DmConfig(TargetRegistry registry, DeadlineScheduler timer, LongSup
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(emptyFlush, "emptyFlush");
         Objects.requireNonNull(batchDispatch, "batchDispatch");
+        Objects.requireNonNull(snapshots, "snapshots");
     }
 
-    /** The configuration before {@code batchDispatch} existed: {@code explicit} dispatch. */
-    public DmConfig(TargetRegistry registry, DeadlineScheduler timer, LongSupplier clock, EmptyFlush emptyFlush) {
-        this(registry, timer, clock, emptyFlush, BatchDispatch.Kind.EXPLICIT);
-    }
-
-    /** The production defaults around {@code registry}. */
+    /** The production defaults around {@code registry}, with a fresh origin registry. */
     public static DmConfig of(TargetRegistry registry) {
-        return new DmConfig(registry, IoTimer.shared(), System::nanoTime, EmptyFlush.PER_DEVICE);
+        return new DmConfig(registry, IoTimer.shared(), System::nanoTime, EmptyFlush.PER_DEVICE,
+                BatchDispatch.Kind.EXPLICIT, SnapshotConfig.defaults());
     }
 
     public DmConfig withTimer(DeadlineScheduler t) {
-        return new DmConfig(registry, t, clock, emptyFlush, batchDispatch);
+        return new DmConfig(registry, t, clock, emptyFlush, batchDispatch, snapshots);
     }
 
     public DmConfig withClock(LongSupplier c) {
-        return new DmConfig(registry, timer, c, emptyFlush, batchDispatch);
+        return new DmConfig(registry, timer, c, emptyFlush, batchDispatch, snapshots);
     }
 
     public DmConfig withEmptyFlush(EmptyFlush strategy) {
-        return new DmConfig(registry, timer, clock, strategy, batchDispatch);
+        return new DmConfig(registry, timer, clock, strategy, batchDispatch, snapshots);
     }
 
     public DmConfig withBatchDispatch(BatchDispatch.Kind kind) {
-        return new DmConfig(registry, timer, clock, emptyFlush, kind);
+        return new DmConfig(registry, timer, clock, emptyFlush, kind, snapshots);
     }
 
     public DmConfig withRegistry(TargetRegistry r) {
-        return new DmConfig(r, timer, clock, emptyFlush, batchDispatch);
+        return new DmConfig(r, timer, clock, emptyFlush, batchDispatch, snapshots);
+    }
+
+    public DmConfig withSnapshots(SnapshotConfig s) {
+        return new DmConfig(registry, timer, clock, emptyFlush, batchDispatch, s);
+    }
+
+    /** The same origin registry; snapshots created with the result use {@code kind} ({@code fine} or {@code global}). */
+    public DmConfig withSnapshotLocking(SnapshotLocking.Kind kind) {
+        return withSnapshots(snapshots.withLocking(kind));
     }
 }

@@ -1,0 +1,105 @@
+package io.blockwork.bench;
+
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.disk.DiskConfig;
+import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.target.Snapshots;
+import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.snapshot.SnapshotLocking;
+import io.blockwork.engine.dm.snapshot.StoreType;
+import io.blockwork.engine.workload.RwMode;
+import io.blockwork.engine.workload.Workload;
+import io.blockwork.engine.workload.WorkloadResult;
+import io.blockwork.engine.workload.WorkloadSpec;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Issue 9's benchmark, seed 004: the device-mapper test suite's
+ * {@code fio_{origin,snapshot}_randwrite_{throughput,latency}_{N,P}} on null disks (null_blk):
+ * an origin with one snapshot of 4 KiB chunks, 4K random writes by 1, 2, 4 and 8 workers each on
+ * its own region ({@code size = origin / N}, {@code offset_increment = size}), iodepth 32 for
+ * throughput and 1 for latency, to the origin (every first write to a chunk copies it out) or to
+ * the snapshot (a whole-chunk write is its own exception). Each cell builds fresh devices, so the
+ * snapshot starts empty as the suite's zeroed COW; {@code global} and {@code fine} run back to
+ * back per cell. Tables are the seed's: rows are workers, columns the two strategies and their
+ * ratio (IOPS fine/global; latency global/fine, so above 1 means {@code fine} is better).
+ */
+final class SnapshotBenchmark {
+
+    /** 16 GiB: big enough that a cell's random writes mostly meet chunks not yet copied. */
+    private static final long ORIGIN_BYTES = 16L << 30;
+    private static final long CHUNK_SECTORS = 8;
+    private static final int[] WORKERS = {1, 2, 4, 8};
+
+    private SnapshotBenchmark() {}
+
+    private enum Target { ORIGIN, SNAPSHOT }
+
+    static void run() {
+        long seconds = Bench.seconds(2);
+        measure(Target.ORIGIN, StoreType.TRANSIENT, 32, 1, SnapshotLocking.Kind.FINE); // warm-up
+        for (StoreType store : new StoreType[] {StoreType.TRANSIENT, StoreType.PERSISTENT}) {
+            for (Target target : Target.values()) {
+                table(target, store, 32, seconds).print();
+                table(target, store, 1, seconds).print();
+            }
+        }
+    }
+
+    private static Table table(Target target, StoreType store, int ioDepth, long seconds) {
+        boolean throughput = ioDepth > 1;
+        String name = "fio_" + target.name().toLowerCase() + "_randwrite_" + (throughput ? "throughput" : "latency")
+                + "_" + store.code();
+        String unit = throughput ? "IOPS" : "latency (usec)";
+        Table t = new Table("snapshot: " + name + ": 4K random writes to the " + target.name().toLowerCase()
+                + ", iodepth " + ioDepth + ", null disks, 4 KiB chunks, " + seconds + " s a cell",
+                "# of workers", unit + " global", unit + " fine", throughput ? "fine/global" : "global/fine");
+        for (int workers : WORKERS) {
+            WorkloadResult g = measure(target, store, ioDepth, workers, seconds, SnapshotLocking.Kind.GLOBAL);
+            WorkloadResult f = measure(target, store, ioDepth, workers, seconds, SnapshotLocking.Kind.FINE);
+            if (throughput) {
+                t.row(workers, g.write().iops(), f.write().iops(), f.write().iops() / g.write().iops());
+            } else {
+                double gl = g.write().latency().meanNanos() / 1000.0;
+                double fl = f.write().latency().meanNanos() / 1000.0;
+                t.row(workers, gl, fl, gl / fl);
+            }
+        }
+        return t;
+    }
+
+    private static WorkloadResult measure(Target target, StoreType store, int ioDepth, int workers, long seconds,
+                                          SnapshotLocking.Kind locking) {
+        Map<String, BlockDevice> names = new HashMap<>();
+        Disk base = Disk.nullDisk("base", ORIGIN_BYTES, DiskConfig.DEFAULT);
+        // The suite's COW: room for every chunk and, for P, its metadata areas (one per 256 chunks).
+        Disk cow = Disk.nullDisk("cow", ORIGIN_BYTES + ORIGIN_BYTES / 256 + (1 << 20), DiskConfig.DEFAULT);
+        names.put(base.name(), base);
+        names.put(cow.name(), cow);
+        var config = Targets.config().withSnapshotLocking(locking);
+        long sectors = ORIGIN_BYTES >> 9;
+        MappedDevice volume = MappedDevice.create("vol", null, Snapshots.originTable("base", sectors), names::get, config);
+        names.put(volume.name(), volume);
+        MappedDevice snap;
+        try {
+            snap = Snapshots.create(volume, "snap", cow, store, CHUNK_SECTORS, names::get, config);
+        } catch (io.blockwork.engine.dm.TableException e) {
+            throw new IllegalStateException(e);
+        }
+        BlockDevice dev = target == Target.ORIGIN ? volume : snap;
+        WorkloadSpec spec = WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(workers).ioDepth(ioDepth)
+                .size(ORIGIN_BYTES / workers).offsetIncrement(ORIGIN_BYTES / workers)
+                .runtime(seconds * WorkloadSpec.SECOND).build();
+        WorkloadResult r = new Workload(dev, spec, Thread.ofPlatform().name("snap-bench-", 0).factory())
+                .execute(sample -> {});
+        snap.remove();
+        volume.remove();
+        return r;
+    }
+
+    private static void measure(Target target, StoreType store, int ioDepth, long seconds, SnapshotLocking.Kind locking) {
+        measure(target, store, ioDepth, 8, seconds, locking);
+    }
+}
