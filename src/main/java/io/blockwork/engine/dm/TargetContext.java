@@ -1,13 +1,14 @@
 package io.blockwork.engine.dm;
 
 import io.blockwork.engine.block.DeadlineScheduler;
+import io.blockwork.engine.dm.snapshot.SnapshotConfig;
 import java.util.function.LongSupplier;
 
 /**
  * What a target's constructor learns about its place (the kernel's {@code struct dm_target}
  * fields a {@code ctr} reads) and the services it may use: the engine's timer for delayed work,
- * a clock (injected, so tests drive time by hand), and its mapped device's event counter and
- * suspend state.
+ * a clock (injected, so tests drive time by hand), its mapped device's event counter and
+ * suspend state, and the snapshot settings (origin registry, locking strategy).
  */
 public final class TargetContext {
 
@@ -41,6 +42,11 @@ public final class TargetContext {
     /** Monotonic nanoseconds, like {@link System#nanoTime()}. */
     public LongSupplier clock() {
         return config.clock();
+    }
+
+    /** The origin registry and settings snapshot targets use. */
+    public SnapshotConfig snapshots() {
+        return config.snapshots();
     }
 
     /** Bumps the mapped device's event counter ({@code dm_table_event}); callable from any thread. */

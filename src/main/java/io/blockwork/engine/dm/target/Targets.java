@@ -12,11 +12,18 @@ public final class Targets {
             ZeroTarget.TYPE,
             ErrorTarget.TYPE,
             DelayTarget.TYPE,
-            FlakeyTarget.TYPE);
+            FlakeyTarget.TYPE,
+            SnapshotOriginTarget.TYPE,
+            SnapshotTarget.TYPE,
+            SnapshotMergeTarget.TYPE);
 
     private Targets() {}
 
-    /** Production configuration: every standard target, the shared timer, the system clock, {@code per-device} flushes. */
+    /**
+     * Production configuration: every standard target, the shared timer, the system clock,
+     * {@code per-device} flushes, a new origin registry and {@code fine} snapshot locking. Build it
+     * once per engine: mapped devices find each other's origins and snapshots through it.
+     */
     public static DmConfig config() {
         return DmConfig.of(REGISTRY);
     }

@@ -1,0 +1,65 @@
+package io.blockwork.engine.dm.snapshot;
+
+import java.util.PriorityQueue;
+import java.util.function.Consumer;
+
+/**
+ * Puts finished copies back into the order their exceptions were prepared in, and completes them
+ * one at a time in that order (the kernel's {@code exception_complete_sequence} and
+ * {@code out_of_order_tree}): the persistent store must commit in allocation order, or a crash
+ * could leave an area whose entries do not describe the chunks before the free pointer.
+ *
+ * <p>Copies finish on any thread (the copier's worker, a disk completion for a whole-chunk
+ * write). Whoever finds the next sequence number ready drains: it completes exceptions in order,
+ * outside the lock, for as long as the next one is ready; others only queue theirs. So
+ * completions never overlap and never run under a lock, and one arriving on the drainer's own
+ * stack (an inline completion) is queued, not nested.
+ */
+final class CommitSequencer {
+
+    private final Consumer<PendingException> complete;
+    /** Leaf lock: guards the fields below. */
+    private final Object lock = new Object();
+    /** Guarded by {@link #lock}: the sequence number to complete next. */
+    private long next;
+    /** Guarded by {@link #lock}: finished copies waiting for their turn, by sequence. */
+    private final PriorityQueue<PendingException> ready =
+            new PriorityQueue<>((a, b) -> Long.compare(a.sequence, b.sequence));
+    /** Guarded by {@link #lock}: a thread is completing exceptions. */
+    private boolean draining;
+
+    CommitSequencer(Consumer<PendingException> complete) {
+        this.complete = complete;
+    }
+
+    /** The copy for {@code pe} has finished (well or not). */
+    void finished(PendingException pe) {
+        synchronized (lock) {
+            ready.add(pe);
+            if (draining) {
+                return;
+            }
+            draining = true;
+        }
+        while (true) {
+            PendingException p;
+            synchronized (lock) {
+                p = ready.peek();
+                if (p == null || p.sequence != next) {
+                    draining = false;
+                    return;
+                }
+                ready.poll();
+                next++;
+            }
+            complete.accept(p);
+        }
+    }
+
+    /** Finished copies waiting for an earlier one. */
+    int outOfOrder() {
+        synchronized (lock) {
+            return ready.size();
+        }
+    }
+}
