@@ -5,7 +5,10 @@ public enum DeviceKind {
     DISK("disk"),
     ARRAY("array"),
     DM("dm"),
-    VOLUME("volume");
+    VOLUME("volume"),
+    SNAPSHOT("snapshot"),
+    /** A volume's or snapshot's internal mapped device: {@code <volume>-real}, {@code <snapshot>-cow}. */
+    HIDDEN("hidden");
 
     private final String label;
 
