@@ -48,12 +48,7 @@ class SnapshotRestartTest {
 
         try (RunningService running = RunningService.start(dataDir)) {
             ServiceClient first = running.client();
-            assertThat(first.postJson("/api/v1/disks", "{\"name\":\"pv\",\"type\":\"file\",\"size\":\"8MiB\"}")
-                    .statusCode()).isEqualTo(201);
-            assertThat(first.postJson("/api/v1/pools", "{\"name\":\"vg\",\"device\":\"pv\",\"extentSize\":\"64KiB\"}")
-                    .statusCode()).isEqualTo(201);
-            assertThat(first.postJson(VOLUMES, "{\"name\":\"v\",\"size\":\"1MiB\"}").statusCode()).isEqualTo(201);
-            assertThat(first.put("/api/v1/devices/v/data?offset=0", a).statusCode()).isEqualTo(204);
+            volumeWithData(first, "file", "8MiB", a);
             assertThat(first.postJson(SNAPSHOTS, "{\"name\":\"s1\",\"size\":\"1MiB\",\"chunkSize\":\"8KiB\"}")
                     .statusCode()).isEqualTo(201);
             assertThat(first.put("/api/v1/devices/v/data?offset=" + 128 * KIB, slice(b, 128 * KIB, 256 * KIB))
@@ -98,17 +93,44 @@ class SnapshotRestartTest {
         }
     }
 
+    /**
+     * A merge that cannot finish (the pool's disk refuses writes, an injected fault that lasts
+     * until the restart) is still configured at the restart: the volume comes back merging, from
+     * the exceptions on the COW space, and the merge completes.
+     */
+    @Test
+    void aMergeThatWasRunningContinuesAfterARestart() throws Exception {
+        Path dataDir = TempDataDir.newDataDir();
+        byte[] a = random(SIZE, 7);
+        try (RunningService running = RunningService.start(dataDir)) {
+            ServiceClient first = running.client();
+            volumeWithData(first, "file", "8MiB", a);
+            assertThat(first.postJson(SNAPSHOTS, "{\"name\":\"s\",\"size\":\"2MiB\"}").statusCode()).isEqualTo(201);
+            assertThat(first.put("/api/v1/devices/v/data?offset=0", random(SIZE, 8)).statusCode()).isEqualTo(204);
+            assertThat(first.post("/api/v1/devices/v/flush").statusCode()).isEqualTo(204);
+            assertThat(first.send("PATCH", "/api/v1/disks/pv", "application/json",
+                    "{\"faults\":{\"failWrites\":true}}").statusCode()).isEqualTo(200);
+            assertThat(first.post(SNAPSHOTS + "/s/merge").statusCode()).isEqualTo(202);
+            assertThat(first.get(VOLUMES + "/v").body()).contains("\"attributes\":\"Owi-a-----\"");
+        }
+
+        try (RunningService running = RunningService.start(dataDir)) {
+            ServiceClient second = running.client();
+            assertThat(second.get("/api/v1/system/assembly").body()).doesNotContain("failed", "blocked");
+            assertThat(second.getBytes("/api/v1/devices/v/data?offset=0&length=" + SIZE).body()).isEqualTo(a);
+            await().atMost(Duration.ofSeconds(60)).until(() -> second.get(SNAPSHOTS + "/s").statusCode() == 404);
+            assertThat(second.getBytes("/api/v1/devices/v/data?offset=0&length=" + SIZE).body()).isEqualTo(a);
+            assertThat(second.get(VOLUMES + "/v").body()).contains("\"attributes\":\"-wi-a-----\"",
+                    "\"snapshots\":[]");
+        }
+    }
+
     @Test
     void aSnapshotExportedReadOnlyServesRealClientsAndRefusesWrites() throws Exception {
         byte[] a = random(SIZE, 5);
         try (RunningService running = RunningService.start(TempDataDir.newDataDir())) {
             ServiceClient api = running.client();
-            assertThat(api.postJson("/api/v1/disks", "{\"name\":\"pv\",\"type\":\"memory\",\"size\":\"4MiB\"}")
-                    .statusCode()).isEqualTo(201);
-            assertThat(api.postJson("/api/v1/pools", "{\"name\":\"vg\",\"device\":\"pv\",\"extentSize\":\"64KiB\"}")
-                    .statusCode()).isEqualTo(201);
-            assertThat(api.postJson(VOLUMES, "{\"name\":\"v\",\"size\":\"1MiB\"}").statusCode()).isEqualTo(201);
-            assertThat(api.put("/api/v1/devices/v/data?offset=0", a).statusCode()).isEqualTo(204);
+            volumeWithData(api, "memory", "4MiB", a);
             assertThat(api.postJson(SNAPSHOTS, "{\"name\":\"snap\",\"size\":\"2MiB\"}").statusCode()).isEqualTo(201);
             assertThat(api.put("/api/v1/devices/v/data?offset=0", random(SIZE, 6)).statusCode()).isEqualTo(204);
 
@@ -134,6 +156,16 @@ class SnapshotRestartTest {
             }
             assertThat(api.getBytes("/api/v1/devices/snap/data?offset=0&length=" + SIZE).body()).isEqualTo(a);
         }
+    }
+
+    /** Disk pv of {@code type}, pool vg of 64 KiB extents on it, volume v of 1 MiB holding {@code data}. */
+    private static void volumeWithData(ServiceClient api, String type, String diskSize, byte[] data) throws Exception {
+        assertThat(api.postJson("/api/v1/disks", "{\"name\":\"pv\",\"type\":\"" + type + "\",\"size\":\""
+                + diskSize + "\"}").statusCode()).isEqualTo(201);
+        assertThat(api.postJson("/api/v1/pools", "{\"name\":\"vg\",\"device\":\"pv\",\"extentSize\":\"64KiB\"}")
+                .statusCode()).isEqualTo(201);
+        assertThat(api.postJson(VOLUMES, "{\"name\":\"v\",\"size\":\"1MiB\"}").statusCode()).isEqualTo(201);
+        assertThat(api.put("/api/v1/devices/v/data?offset=0", data).statusCode()).isEqualTo(204);
     }
 
     /** What must survive a restart: state, exceptions, allocation and fill. */

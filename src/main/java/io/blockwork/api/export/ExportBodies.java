@@ -31,7 +31,7 @@ final class ExportBodies {
     record Export(
             String name,
             String device,
-            @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot", "hidden"}) String deviceKind,
+            @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot"}) String deviceKind,
             boolean readOnly,
             String description,
             @Schema(description = "Where clients connect, e.g. nbd://127.0.0.1:10809/d1; absent while the export is not active",
