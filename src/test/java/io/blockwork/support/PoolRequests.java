@@ -64,4 +64,33 @@ public final class PoolRequests {
     public static MockHttpServletRequestBuilder listVolumes() {
         return MockMvcRequestBuilders.get("/api/v1/volumes").with(admin());
     }
+
+    /** POST …/volumes/{volume}/snapshots with a JSON body. */
+    public static MockHttpServletRequestBuilder createSnapshot(String pool, String volume, String json) {
+        return MockMvcRequestBuilders.post(POOLS + "/{pool}/volumes/{volume}/snapshots", pool, volume).with(admin())
+                .contentType(MediaType.APPLICATION_JSON).content(json);
+    }
+
+    public static MockHttpServletRequestBuilder createSnapshot(String pool, String volume, String name, String size) {
+        return createSnapshot(pool, volume, "{\"name\":\"" + name + "\",\"size\":\"" + size + "\"}");
+    }
+
+    public static MockHttpServletRequestBuilder listSnapshots(String pool, String volume) {
+        return MockMvcRequestBuilders.get(POOLS + "/{pool}/volumes/{volume}/snapshots", pool, volume).with(admin());
+    }
+
+    public static MockHttpServletRequestBuilder getSnapshot(String pool, String volume, String name) {
+        return MockMvcRequestBuilders.get(POOLS + "/{pool}/volumes/{volume}/snapshots/{name}", pool, volume, name)
+                .with(admin());
+    }
+
+    public static MockHttpServletRequestBuilder mergeSnapshot(String pool, String volume, String name) {
+        return MockMvcRequestBuilders.post(POOLS + "/{pool}/volumes/{volume}/snapshots/{name}/merge", pool, volume,
+                name).with(admin());
+    }
+
+    public static MockHttpServletRequestBuilder deleteSnapshot(String pool, String volume, String name) {
+        return MockMvcRequestBuilders.delete(POOLS + "/{pool}/volumes/{volume}/snapshots/{name}", pool, volume, name)
+                .with(admin());
+    }
 }

@@ -39,7 +39,7 @@ class DeviceController {
 
     record Device(
             String name,
-            @Schema(allowableValues = {"disk", "array", "dm", "volume"}) String kind,
+            @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot", "hidden"}) String kind,
             @Schema(description = "Absent while the device is not active") Long sizeBytes,
             @Schema(description = "Absent while the device is not active") Integer logicalBlockSize,
             @Schema(description = "Absent while the device is not active") DeviceStats stats,

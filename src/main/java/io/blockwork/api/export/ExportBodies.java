@@ -19,7 +19,7 @@ final class ExportBodies {
                     + "Defaults to the device's name", example = "d1", pattern = DeviceNames.PATTERN)
             @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
             String name,
-            @Schema(description = "The block device to export: a disk, array, mapped device or volume", example = "d1")
+            @Schema(description = "The block device to export: a disk, array, mapped device, volume or snapshot", example = "d1")
             @NotNull
             String device,
             @Schema(description = "Refuse writes, trims and zeroing (EPERM) and advertise READ_ONLY; default false")
@@ -31,7 +31,7 @@ final class ExportBodies {
     record Export(
             String name,
             String device,
-            @Schema(allowableValues = {"disk", "array", "dm", "volume"}) String deviceKind,
+            @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot"}) String deviceKind,
             boolean readOnly,
             String description,
             @Schema(description = "Where clients connect, e.g. nbd://127.0.0.1:10809/d1; absent while the export is not active",

@@ -60,7 +60,7 @@ class OpenApiConfig {
 
     /** Tags in reading order rather than discovery order. */
     private static final List<String> TAG_ORDER = List.of("Disks", "Arrays", "Device-mapper", "Pools", "Volumes",
-            "Devices", "Device I/O", "Exports", "System", "Problems");
+            "Snapshots", "Devices", "Device I/O", "Exports", "System", "Problems");
 
     /** Tags in reading order; a tag not listed yet sorts last rather than first. */
     private static int tagRank(String name) {

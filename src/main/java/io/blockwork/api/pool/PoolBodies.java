@@ -32,7 +32,7 @@ final class PoolBodies {
     record Pool(
             String name,
             @Schema(description = "The block device the pool divides into extents") String device,
-            @Schema(allowableValues = {"disk", "array", "dm", "volume"}) String deviceKind,
+            @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot"}) String deviceKind,
             @Schema(description = "The device's size; absent while it is not active") Long deviceSizeBytes,
             long extentSizeBytes,
             @Schema(description = "Whole extents on the device, in bytes (the device's tail smaller than an extent is unused)")

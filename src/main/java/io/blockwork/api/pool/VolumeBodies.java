@@ -53,13 +53,15 @@ final class VolumeBodies {
             long extentSizeBytes,
             @Schema(description = "Runs of contiguous pool extents the volume is made of") int segmentCount,
             @Schema(description = "The block device the volume is, in /api/v1/devices (its own name)") String device,
-            @Schema(description = "lvs-style attributes: type, permissions, allocation policy, fixed minor, state "
+            @Schema(description = "lvs-style attributes: type (- plain, o origin of snapshots, O origin merging one), "
+                    + "permissions, allocation policy, fixed minor, state "
                     + "(a active, s suspended, - not active), open (o exported or used), then target type, zeroing, "
                     + "health, skip activation", example = "-wi-a-----")
             String attributes,
             boolean exported,
             @Schema(description = "Names of its NBD exports") List<String> exports,
             @Schema(description = "Objects that use it, e.g. \"export vol0\"") List<String> holders,
+            @Schema(description = "Names of its snapshots, oldest first") List<String> snapshots,
             @Schema(description = "Whether start-up assembled it (desired versus actual)") ObjectState state,
             Instant createdAt,
             @Schema(description = "Where its extents lie, in volume order; absent in lists") List<VolumeSegment> segments,
@@ -82,8 +84,8 @@ final class VolumeBodies {
             List<VolumeSegment> segments = v.segments() == null ? null
                     : v.segments().stream().map(VolumeSegment::of).toList();
             return new Volume(v.name(), v.pool(), v.sizeBytes(), v.extentCount(), v.extentSizeBytes(), v.segmentCount(),
-                    v.device(), v.attributes(), v.exported(), v.exports(), v.holders(), v.state(), v.createdAt(),
-                    segments, v.table(), request);
+                    v.device(), v.attributes(), v.exported(), v.exports(), v.holders(), v.snapshots(), v.state(),
+                    v.createdAt(), segments, v.table(), request);
         }
     }
 

@@ -84,7 +84,8 @@ class VolumeController {
             + "(\"+5GiB\", \"-1GiB\"), rounded up to whole extents. Growing is online: I/O in flight completes and new "
             + "I/O waits for the bigger table, none fails. Shrinking needs \"allowShrink\": true (409 "
             + "shrink-not-confirmed otherwise): the data past the new end is lost and its extents are freed. name: "
-            + "refused with 409 device-busy while the volume is exported or used.")
+            + "refused with 409 device-busy while the volume is exported or used. Both are refused with 409 "
+            + "has-snapshots while the volume has snapshots.")
     ResponseEntity<Volume> changeVolume(@PathVariable String pool, @PathVariable String name,
                                         @Valid @RequestBody ChangeVolume body) {
         SizeChange size = body.size();
@@ -106,8 +107,9 @@ class VolumeController {
 
     @DeleteMapping("/pools/{pool}/volumes/{name}")
     @Operation(summary = "Delete a volume and free its extents", description = "Refused with 409 device-busy while it "
-            + "is exported or used. With force=true its NBD exports are removed with it (their clients are "
-            + "disconnected) and I/O still coming fails; mapped devices built on it still refuse it.")
+            + "is exported or used, and with 409 has-snapshots while it has snapshots. With force=true its snapshots and "
+            + "NBD exports (theirs too) are removed with it (their clients are disconnected) and I/O still coming "
+            + "fails; mapped devices built on it still refuse it.")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void deleteVolume(@PathVariable String pool, @PathVariable String name,
                       @Parameter(description = "Also remove its exports") @RequestParam(defaultValue = "false")

@@ -7,5 +7,8 @@ public enum DeviceKind implements Labelled {
     DISK,
     ARRAY,
     DM,
-    VOLUME;
+    VOLUME,
+    SNAPSHOT,
+    /** A volume's or snapshot's internal mapped device: {@code <volume>-real}, {@code <snapshot>-cow}. */
+    HIDDEN;
 }

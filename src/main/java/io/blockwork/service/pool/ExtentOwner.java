@@ -10,6 +10,7 @@ import java.util.Objects;
 public record ExtentOwner(String kind, long id) {
 
     public static final String VOLUME = "volume";
+    public static final String SNAPSHOT = "snapshot";
 
     public ExtentOwner {
         Objects.requireNonNull(kind, "kind");
@@ -20,6 +21,10 @@ public record ExtentOwner(String kind, long id) {
 
     public static ExtentOwner volume(long id) {
         return new ExtentOwner(VOLUME, id);
+    }
+
+    public static ExtentOwner snapshot(long id) {
+        return new ExtentOwner(SNAPSHOT, id);
     }
 
     @Override

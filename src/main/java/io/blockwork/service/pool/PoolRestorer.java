@@ -2,6 +2,8 @@ package io.blockwork.service.pool;
 
 import io.blockwork.persistence.pool.PoolRecord;
 import io.blockwork.persistence.pool.PoolRepository;
+import io.blockwork.persistence.pool.SnapshotRecord;
+import io.blockwork.persistence.pool.SnapshotRepository;
 import io.blockwork.persistence.pool.VolumeRecord;
 import io.blockwork.persistence.pool.VolumeRepository;
 import io.blockwork.service.assembly.Ref;
@@ -10,6 +12,7 @@ import io.blockwork.service.assembly.RestorableSource;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +23,8 @@ import org.springframework.stereotype.Component;
 /**
  * Pools and volumes at start-up: a pool after its device (it checks the device still holds every
  * extent and claims it again), each volume after its pool (its table is rebuilt from its
- * segments). A pool that cannot come back blocks its volumes; they keep their names.
+ * segments), with its snapshots (see {@link SnapshotService#assemble}). A pool that cannot come
+ * back blocks its volumes; they keep their names.
  */
 @Component
 class PoolRestorer implements RestorableSource {
@@ -29,14 +33,19 @@ class PoolRestorer implements RestorableSource {
     private final VolumeRepository volumeRepository;
     private final PoolService pools;
     private final VolumeService volumes;
+    private final SnapshotRepository snapshotRepository;
+    private final SnapshotService snapshots;
     private final DeviceRegistry registry;
 
     PoolRestorer(PoolRepository poolRepository, VolumeRepository volumeRepository, PoolService pools,
-                 VolumeService volumes, DeviceRegistry registry) {
+                 VolumeService volumes, SnapshotRepository snapshotRepository, SnapshotService snapshots,
+                 DeviceRegistry registry) {
         this.poolRepository = poolRepository;
         this.volumeRepository = volumeRepository;
         this.pools = pools;
         this.volumes = volumes;
+        this.snapshotRepository = snapshotRepository;
+        this.snapshots = snapshots;
         this.registry = registry;
     }
 
@@ -49,13 +58,28 @@ class PoolRestorer implements RestorableSource {
             out.add(new Restorable(ref(p), Set.of(new Ref(p.getDeviceKind(), p.getDeviceName())),
                     () -> pools.assemble(p), state -> pools.markUnavailable(p, state)));
         }
+        Map<Long, VolumeRecord> volumesById = new HashMap<>();
         for (VolumeRecord v : volumeRepository.findAllByOrderByNameAsc()) {
             PoolRecord p = byId.get(v.getPoolId());
-            out.add(new Restorable(new Ref(DeviceKind.VOLUME.label(), v.getName()), Set.of(ref(p)),
-                    () -> volumes.assemble(v),
+            volumesById.put(v.getId(), v);
+            out.add(new Restorable(volumeRef(v), Set.of(ref(p)),
+                    () -> {
+                        volumes.assemble(v);
+                        snapshots.assemble(v);
+                    },
                     state -> registry.reserve(v.getName(), DeviceKind.VOLUME, state)));
         }
+        // a volume's snapshots come back with it, before anything can write to it; these report them
+        for (SnapshotRecord s : snapshotRepository.findAllByOrderByIdAsc()) {
+            out.add(new Restorable(new Ref(DeviceKind.SNAPSHOT.label(), s.getName()),
+                    Set.of(volumeRef(volumesById.get(s.getVolumeId()))), () -> snapshots.requireAssembled(s.getName()),
+                    state -> snapshots.markUnavailable(s.getName(), state)));
+        }
         return out;
+    }
+
+    private static Ref volumeRef(VolumeRecord v) {
+        return new Ref(DeviceKind.VOLUME.label(), v.getName());
     }
 
     private static Ref ref(PoolRecord p) {

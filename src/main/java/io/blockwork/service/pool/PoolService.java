@@ -143,6 +143,12 @@ public class PoolService {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("pool", name));
     }
 
+    /** The record of volume {@code name} in {@code pool}, or not-found. */
+    VolumeRecord volume(PoolRecord pool, String name) {
+        return volumes.findByName(name).filter(v -> v.getPoolId() == pool.getId())
+                .orElseThrow(() -> ProblemException.notFound("volume in pool " + pool.getName(), name));
+    }
+
     /** The pool's record if it is active, else conflict naming why not. */
     PoolRecord active(String name) {
         PoolRecord record = record(name);

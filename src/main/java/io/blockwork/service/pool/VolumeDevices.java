@@ -31,10 +31,14 @@ import org.springframework.stereotype.Component;
 @Component
 class VolumeDevices {
 
-    private static final DmConfig CONFIG = Targets.config();
+    /**
+     * One configuration, so one snapshot origin registry, for every volume and snapshot device:
+     * snapshot targets find their origin's snapshot-origin target through it.
+     */
+    static final DmConfig CONFIG = Targets.config();
 
     private final DeviceRegistry registry;
-    private final Duration suspendTimeout;
+    final Duration suspendTimeout;
 
     VolumeDevices(DeviceRegistry registry, @Value("${blockwork.dm.suspend-timeout:30s}") Duration suspendTimeout) {
         this.registry = registry;
@@ -55,10 +59,15 @@ class VolumeDevices {
 
     /** Builds a volume's device with its table live; not registered yet. */
     MappedDevice create(String name, String poolDevice, long extentSizeBytes, List<Segment> segments) {
+        return create(name, table(poolDevice, extentSizeBytes, segments));
+    }
+
+    /** Builds a device of a volume or snapshot with {@code table} live; not registered yet. */
+    MappedDevice create(String name, TableSpec table) {
         try {
-            return MappedDevice.create(name, null, table(poolDevice, extentSizeBytes, segments), lookup(), CONFIG);
+            return MappedDevice.create(name, null, table, lookup(), CONFIG);
         } catch (TableException e) {
-            throw new IllegalStateException("the table of volume " + name + " is refused: " + e.getMessage(), e);
+            throw new IllegalStateException("the table of " + name + " is refused: " + e.getMessage(), e);
         }
     }
 
@@ -67,9 +76,14 @@ class VolumeDevices {
      * step fails the device is put back as it was and the failure is thrown as a problem.
      */
     void swap(MappedDevice d, String poolDevice, long extentSizeBytes, List<Segment> segments) {
+        swap(d, table(poolDevice, extentSizeBytes, segments));
+    }
+
+    /** Makes {@code table} live in {@code d} online, as {@link #swap(MappedDevice, String, long, List)} does. */
+    void swap(MappedDevice d, TableSpec table) {
         String before = d.tableText();
         try {
-            d.load(table(poolDevice, extentSizeBytes, segments), lookup());
+            d.load(table, lookup());
             d.suspend(false, suspendTimeout);
             d.resume();
         } catch (DmException e) {
@@ -101,8 +115,16 @@ class VolumeDevices {
         }
     }
 
+    /** The live mapped device of volume {@code name}: conflict if it is not assembled. */
+    MappedDevice live(String name) {
+        if (registry.device(name) instanceof MappedDevice d) {
+            return d;
+        }
+        throw new IllegalStateException("volume " + name + " is registered without its mapped device");
+    }
+
     /** Table device names resolve to live devices of any kind. */
-    private DeviceLookup lookup() {
+    DeviceLookup lookup() {
         return name -> registry.find(name).filter(RegisteredDevice::live).map(RegisteredDevice::device).orElse(null);
     }
 }

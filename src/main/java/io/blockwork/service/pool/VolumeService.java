@@ -54,10 +54,11 @@ public class VolumeService {
     private final DeviceRegistry registry;
     private final ManagementOperations management;
     private final ForcedRemoval forcedRemoval;
+    private final SnapshotService snapshots;
 
     public VolumeService(VolumeRepository repository, PoolRepository poolRepository, PoolService pools,
                          PoolExtents extents, VolumeDevices devices, DeviceRegistry registry,
-                         ManagementOperations management, ForcedRemoval forcedRemoval) {
+                         ManagementOperations management, ForcedRemoval forcedRemoval, SnapshotService snapshots) {
         this.repository = repository;
         this.poolRepository = poolRepository;
         this.pools = pools;
@@ -66,6 +67,7 @@ public class VolumeService {
         this.registry = registry;
         this.management = management;
         this.forcedRemoval = forcedRemoval;
+        this.snapshots = snapshots;
     }
 
     /* ---- create, read ---- */
@@ -138,10 +140,12 @@ public class VolumeService {
             long current = record.getExtentCount() * pool.getExtentSizeBytes();
             long requested = current;
             if (change.sizeBytes() != null || change.deltaBytes() != null) {
+                refuseWithSnapshots(record, "resized", "size");
                 requested = requestedSize(change, current);
                 resize(pool, record, requested, change.allowShrink(), changes);
             }
-            if (change.newName() != null) {
+            if (change.newName() != null && !change.newName().equals(name)) {
+                refuseWithSnapshots(record, "renamed", "name");
                 rename(record, change.newName(), changes);
             }
             return new VolumeResult(view(save(record), pool, true), false, requested);
@@ -210,7 +214,10 @@ public class VolumeService {
         management.run(changes -> {
             PoolRecord pool = pools.record(poolName);
             VolumeRecord record = record(pool, name);
-            if (force) {
+            if (!force) {
+                refuseWithSnapshots(record, "deleted without force=true, which deletes them too", null);
+            } else {
+                snapshots.dropAll(record, changes);
                 forcedRemoval.dropHolders(name, changes);
             }
             RegisteredDevice entry = registry.unregister(name);
@@ -263,8 +270,21 @@ public class VolumeService {
 
     /* ---- helpers ---- */
 
+    /** Resizing, renaming or deleting a volume breaks its snapshots' tables; they go first. */
+    private void refuseWithSnapshots(VolumeRecord record, String what, String field) {
+        List<String> names = snapshots.names(record);
+        if (!names.isEmpty()) {
+            ProblemException e = new ProblemException(Problem.HAS_SNAPSHOTS, "volume " + record.getName() + " has "
+                    + (names.size() == 1 ? "snapshot " : "snapshots ") + String.join(", ", names) + ", so it cannot be "
+                    + what + "; delete " + (names.size() == 1 ? "it" : "them") + " (or merge) first")
+                    .with("snapshots", names);
+            throw field == null ? e : e.atField(field);
+        }
+    }
+
     /**
-     * lvs-style attributes, ten characters: volume type {@code -} (plain), permissions {@code w}
+     * lvs-style attributes, ten characters: volume type {@code -} (plain), {@code o} (origin of
+     * snapshots) or {@code O} (origin merging a snapshot), permissions {@code w}
      * (writeable), allocation policy {@code i} (inherited), fixed minor {@code -}, state {@code a}
      * (active), {@code s} (suspended) or {@code -} (not active), open {@code o} (exported or used by
      * another device) or {@code -}, then target type, zeroing, health and skip-activation, all
@@ -274,7 +294,8 @@ public class VolumeService {
         MappedDevice d = entry != null && entry.device() instanceof MappedDevice m ? m : null;
         char state = d == null ? '-' : d.state() == DeviceInfo.State.SUSPENDED ? 's' : 'a';
         boolean open = entry != null && (!entry.holders().isEmpty() || (d != null && d.info().openCount() > 0));
-        return "-wi-" + state + (open ? 'o' : '-') + "----";
+        char type = d == null ? '-' : SnapshotDevices.isOrigin(d) ? 'o' : SnapshotDevices.isMerging(d) ? 'O' : '-';
+        return type + "wi-" + state + (open ? 'o' : '-') + "----";
     }
 
     private long requestedSize(VolumeChange change, long current) {
@@ -326,15 +347,11 @@ public class VolumeService {
     }
 
     private VolumeRecord record(PoolRecord pool, String name) {
-        return repository.findByName(name).filter(v -> v.getPoolId() == pool.getId())
-                .orElseThrow(() -> ProblemException.notFound("volume in pool " + pool.getName(), name));
+        return pools.volume(pool, name);
     }
 
     private MappedDevice live(String name) {
-        if (registry.device(name) instanceof MappedDevice d) {
-            return d;
-        }
-        throw new IllegalStateException("volume " + name + " is registered without its mapped device");
+        return devices.live(name);
     }
 
     private VolumeRecord save(VolumeRecord record) {
@@ -361,7 +378,7 @@ public class VolumeService {
         }
         long es = pool.getExtentSizeBytes();
         return new VolumeView(v.getName(), pool.getName(), v.getExtentCount() * es, v.getExtentCount(), es,
-                segments.size(), v.getName(), attributes(entry), exports, holders, state, v.getCreatedAt(),
-                detail ? segments : null, table);
+                segments.size(), v.getName(), attributes(entry), exports, holders, snapshots.names(v), state,
+                v.getCreatedAt(), detail ? segments : null, table);
     }
 }

@@ -11,12 +11,13 @@ import java.util.List;
  * @param attributes {@code lvs}-style attribute characters (see {@link VolumeService#attributes})
  * @param exports names of the NBD exports of it
  * @param holders every object that uses it ("export v1", "dm top")
+ * @param snapshots names of its snapshots, oldest first
  * @param segments where its extents lie, in volume order; null in lists
  * @param table its live table as {@code dmsetup table} prints it; null in lists
  */
 public record VolumeView(String name, String pool, long sizeBytes, long extentCount, long extentSizeBytes,
                          int segmentCount, String device, String attributes, List<String> exports,
-                         List<String> holders, ObjectState state, Instant createdAt, List<Segment> segments,
+                         List<String> holders, List<String> snapshots, ObjectState state, Instant createdAt, List<Segment> segments,
                          String table) {
 
     public boolean exported() {

@@ -49,6 +49,8 @@ public enum Problem {
             "The new size is smaller than the volume: the data past the new end would be lost. Send the same request with `\"allowShrink\": true` to confirm."),
     POOL_NOT_EMPTY("pool-not-empty", 409, "Pool not empty",
             "The pool still has volumes (see `volumes`); delete them first."),
+    HAS_SNAPSHOTS("has-snapshots", 409, "Volume has snapshots",
+            "The volume has snapshots (see `snapshots`), which this change would break: delete them (or merge one) first, or delete the volume with `force=true`, which deletes its snapshots too."),
     PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large",
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
