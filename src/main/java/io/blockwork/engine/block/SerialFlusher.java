@@ -114,13 +114,23 @@ public final class SerialFlusher implements CacheFlusher {
         @Override
         public void accept(IoStatus status) {
             List<Consumer<IoStatus>> successor = nextBatch();
+            next = successor;
+            if (state.compareAndSet(STARTING, DONE_INLINE)) {
+                // inside media.start: the driving loop starts the successor once this returns
+                complete(status);
+                return;
+            }
+            // Ended on another thread (the disk's timer). Start the next media flush before
+            // waking this round's waiters: waking a few dozen threads takes long enough to leave
+            // the device idle, and the successor's requests gain nothing from waiting for it.
+            next = null;
+            drive(successor);
+            complete(status);
+        }
+
+        private void complete(IoStatus status) {
             for (Consumer<IoStatus> waiter : batch) {
                 waiter.accept(status);
-            }
-            next = successor;
-            if (!state.compareAndSet(STARTING, DONE_INLINE)) {
-                next = null;
-                drive(successor);
             }
         }
 

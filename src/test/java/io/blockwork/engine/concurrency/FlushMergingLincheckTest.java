@@ -29,6 +29,16 @@ public class FlushMergingLincheckTest {
         }
     }
 
+    /** The real strategy, with media flushes that end on another thread than the one that started them. */
+    public static class DeferredMerging {
+        private final FlushModel model = FlushModel.deferred(media -> new SerialFlusher(media, FlushMerging.MERGED));
+
+        @Operation
+        public boolean writeThenFlush() {
+            return model.writeThenFlush();
+        }
+    }
+
     /** The broken one. */
     public static class Piggyback {
         private final FlushModel model = new FlushModel(PiggybackFlusher::new);
@@ -42,6 +52,11 @@ public class FlushMergingLincheckTest {
     @Test
     void mergingFlusherKeepsTheContract() {
         LinChecker.check(Merging.class, options());
+    }
+
+    @Test
+    void mergingFlusherKeepsTheContractWhenFlushesEndElsewhere() {
+        LinChecker.check(DeferredMerging.class, options());
     }
 
     @Test
