@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One client connection.
  *
- * <p>Threading. A virtual thread runs the handshake and then reads requests. It never waits for
+ * <p>Threading. A platform thread runs the handshake and then reads requests. It never waits for
  * a request to finish: it checks the request, takes a buffer, submits a bio and reads the next
  * header. A bio the device completed inline (inside {@code submit}) leaves its reply in the
  * reader's own batch, which the reader sends before it next waits for the socket or the budget;
@@ -98,7 +98,7 @@ final class Connection {
             device = r.export().device();
             writer = new ReplyWriter(this, channel, r.structuredReplies());
             export = r.export();
-            Thread.ofVirtual().name("nbd-writer-" + id).start(writer);
+            Thread.ofPlatform().daemon().name("nbd-writer-" + id).start(writer);
             transmit();
         } catch (ProtocolViolation e) {
             LOG.log(Level.INFO, () -> this + ": protocol violation, disconnecting: " + e.getMessage());

@@ -30,9 +30,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * server.stop();
  * }</pre>
  *
- * Every connection gets a virtual thread that reads requests and submits them to the device
- * without waiting, and a virtual thread that writes replies as bios complete; see
- * {@code docs/engine/nbd.md} for the protocol coverage and the measurements behind this design.
+ * Every connection gets a thread that reads requests and submits them to the device without
+ * waiting, and a thread that writes replies as bios complete. They are platform threads: a
+ * connection is busy when it is used at all, and the kernel waking a thread blocked in
+ * {@code read} costs clearly less per request than a virtual thread's trip through the JDK's
+ * poller and carrier pool. See {@code docs/engine/nbd.md} for the protocol coverage and the
+ * measurements behind this design.
  */
 public final class NbdServer implements AutoCloseable {
 
@@ -101,7 +104,7 @@ public final class NbdServer implements AutoCloseable {
                 if (!ch.isOpen()) {
                     c.close(); // stop() closed the listener, then the connections it could see
                 }
-                Thread.ofVirtual().name("nbd-conn-" + id).start(c::run);
+                Thread.ofPlatform().daemon().name("nbd-conn-" + id).start(c::run);
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, () -> "NBD client gone before it was served: " + e);
                 closeQuietly(client);
