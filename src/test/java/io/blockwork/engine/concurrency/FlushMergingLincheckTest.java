@@ -56,7 +56,7 @@ public class FlushMergingLincheckTest {
 
     @Test
     void mergingFlusherKeepsTheContractWhenFlushesEndElsewhere() {
-        LinChecker.check(DeferredMerging.class, options());
+        LinChecker.check(DeferredMerging.class, options().iterations(5));
     }
 
     @Test

@@ -25,6 +25,7 @@ public final class FlushModel {
     private final AtomicLong durable = new AtomicLong();
     private final AtomicInteger nextBit = new AtomicInteger();
     private final Queue<Runnable> running = new ConcurrentLinkedQueue<>();
+    private final boolean deferred;
     private final CacheFlusher flusher;
 
     public FlushModel(Function<MediaFlush, CacheFlusher> strategy) {
@@ -32,6 +33,7 @@ public final class FlushModel {
     }
 
     private FlushModel(Function<MediaFlush, CacheFlusher> strategy, boolean deferred) {
+        this.deferred = deferred;
         this.flusher = strategy.apply(done -> {
             long snapshot = cache.get();
             Runnable end = () -> {
@@ -56,12 +58,15 @@ public final class FlushModel {
         cache.accumulateAndGet(bit, (a, b) -> a | b);
         Completion c = new Completion();
         flusher.flush(c);
+        if (!deferred) {
+            c.await();
+        }
         while (!c.done) {
             Runnable end = running.poll();
             if (end != null) {
                 end.run();
             } else {
-                c.await();
+                Thread.onSpinWait();
             }
         }
         return (durable.get() & bit) != 0;
@@ -77,10 +82,10 @@ public final class FlushModel {
             LockSupport.unpark(waiter);
         }
 
-        /** Parks until woken: by this request's completion, or spuriously, to look for a flush to end. */
+        /** Parks until this request completes; {@code deferred} models only spin, looking for flushes to end. */
         void await() {
-            if (!done) {
-                LockSupport.parkNanos(1_000);
+            while (!done) {
+                LockSupport.park();
             }
         }
     }
