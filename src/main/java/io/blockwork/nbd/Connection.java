@@ -38,9 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link NbdLimits#maxInFlightBytes()} whatever the client does.
  *
  * <p>Reading. Headers come through a staging buffer, so one system call can bring in many
- * requests. A WRITE payload goes into the bio's own buffer: whatever part of it arrived in the
- * staging buffer with its header is moved once, the rest is read from the socket straight into
- * the bio's buffer.
+ * requests. A small WRITE payload is read through the staging buffer too and moved once into the
+ * bio's buffer; of a large one, whatever part arrived with its header is moved once and the rest
+ * is read from the socket straight into the bio's buffer.
  *
  * <p>Shutdown. {@link #outstanding} counts the reader plus every request not yet handed to a
  * sender; whoever brings it to zero queues {@link Pending#END}, so every reply is sent (even after
@@ -50,6 +50,12 @@ final class Connection {
 
     private static final System.Logger LOG = System.getLogger(Connection.class.getName());
     static final int STAGING_BYTES = 64 << 10;
+    /**
+     * WRITE payloads up to this size are read through the staging buffer and moved once: the read
+     * that completes one also brings in the requests behind it. Larger ones go straight from the
+     * socket into the bio's buffer.
+     */
+    static final int SMALL_PAYLOAD_BYTES = 16 << 10;
 
     private final NbdServer server;
     private final long id;
@@ -263,6 +269,9 @@ final class Connection {
     }
 
     private void readPayload(ByteBuffer into) throws IOException {
+        if (into.limit() <= SMALL_PAYLOAD_BYTES && !fill(into.limit())) {
+            throw new EOFException("client closed the connection inside a WRITE payload");
+        }
         int staged = Math.min(in.remaining(), into.limit());
         into.put(0, in, in.position(), staged).position(staged);
         in.position(in.position() + staged);
