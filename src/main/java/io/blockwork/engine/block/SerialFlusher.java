@@ -124,8 +124,11 @@ public final class SerialFlusher implements CacheFlusher {
             // waking this round's waiters: waking a few dozen threads takes long enough to leave
             // the device idle, and the successor's requests gain nothing from waiting for it.
             next = null;
-            drive(successor);
-            complete(status);
+            try {
+                drive(successor);
+            } finally {
+                complete(status);
+            }
         }
 
         private void complete(IoStatus status) {
