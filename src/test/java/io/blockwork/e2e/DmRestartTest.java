@@ -37,7 +37,7 @@ class DmRestartTest {
                     .statusCode()).isEqualTo(201);
             // lin: the disk's second half; top: lin's first 2 MiB
             assertThat(first.postJson(DM, """
-                    {"name":"lin","uuid":"BW-lin","table":"0 8192 linear keep 8192","strategies":{"flush":"per-target"}}""")
+                    {"name":"lin","uuid":"BW-lin","table":"0 8192 linear keep 8192","strategies":{"flush":"per-target","batchDispatch":"timer","snapshotLocking":"global"}}""")
                     .statusCode()).isEqualTo(201);
             assertThat(first.postJson(DM, "{\"name\":\"top\",\"table\":[{\"start\":0,\"length\":4096,"
                     + "\"target\":\"linear\",\"args\":[\"lin\",\"0\"]}]}").statusCode()).isEqualTo(201);
@@ -60,7 +60,8 @@ class DmRestartTest {
             assertThat(lin).contains("\"uuid\":\"BW-lin\"", "\"state\":\"suspended\"", "\"openCount\":1",
                     "\"table\":\"0 8192 linear keep 8192\\n\"",
                     "\"inactiveTable\":\"0 8192 linear keep 8192\\n8192 2048 zero\\n\"",
-                    "\"flush\":\"per-target\"", "\"actual\":\"active\"");
+                    "\"flush\":\"per-target\"", "\"batchDispatch\":\"timer\"", "\"snapshotLocking\":\"global\"",
+                    "\"actual\":\"active\"");
             assertThat(second.get(DM + "/top/table").body()).isEqualTo("0 4096 linear lin 0\n");
             assertThat(second.get("/api/v1/devices/keep").body()).contains("\"holders\":[\"dm lin\"]");
             assertThat(second.get("/api/v1/devices/lin").body()).contains("\"holders\":[\"dm top\"]");

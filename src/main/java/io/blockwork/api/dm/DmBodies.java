@@ -1,7 +1,10 @@
 package io.blockwork.api.dm;
 
+import io.blockwork.engine.block.BatchDispatch;
 import io.blockwork.engine.dm.DeviceInfo;
+import io.blockwork.engine.dm.EmptyFlush;
 import io.blockwork.engine.dm.TargetStatus;
+import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.dm.DmView;
@@ -43,7 +46,28 @@ final class DmBodies {
                     + "underlying device when every target lets flushes bypass it (linear, striped); per-target: "
                     + "through every target, as before Linux 6.11", allowableValues = {"per-device", "per-target"})
             @Pattern(regexp = "per-device|per-target", message = "must be per-device or per-target")
-            String flush) {
+            String flush,
+            @Schema(description = "How mirror targets release their batches of bios: explicit (default): the "
+                    + "mirror's worker unplugs after each batch; timer: leg queues wait for the 3 ms unplug timer, "
+                    + "as kmirrord's did before it learnt to unplug", allowableValues = {"explicit", "timer"})
+            @Pattern(regexp = "explicit|timer", message = "must be explicit or timer")
+            String batchDispatch,
+            @Schema(description = "How snapshot targets lock: fine (default): an rw lock for snapshot state, "
+                    + "per-bucket exception-table locks and an allocation lock; global: one lock across the whole "
+                    + "map path, as before Linux 5.2", allowableValues = {"fine", "global"})
+            @Pattern(regexp = "fine|global", message = "must be fine or global")
+            String snapshotLocking) {
+
+        static DmStrategies of(io.blockwork.service.dm.DmStrategies s) {
+            return new DmStrategies(s.emptyFlush().label(), s.batchDispatch().label(), s.snapshotLocking().label());
+        }
+
+        /** The service's choices; what is absent takes its default. */
+        io.blockwork.service.dm.DmStrategies choices() {
+            return new io.blockwork.service.dm.DmStrategies(flush == null ? null : EmptyFlush.fromLabel(flush),
+                    batchDispatch == null ? null : BatchDispatch.Kind.fromLabel(batchDispatch),
+                    snapshotLocking == null ? null : SnapshotLocking.Kind.fromLabel(snapshotLocking));
+        }
     }
 
     @Schema(description = "A message for the target covering a sector, as `dmsetup message`")
@@ -79,7 +103,7 @@ final class DmBodies {
         static DmDevice of(DmView v) {
             return new DmDevice(v.name(), v.uuid(), v.info() == null ? null : DmInfo.of(v.info()), v.table(),
                     v.inactiveTable(), v.status() == null ? null : v.status().stream().map(DmTargetStatus::of).toList(),
-                    new DmStrategies(v.emptyFlush()), v.state(), v.createdAt());
+                    DmStrategies.of(v.strategies()), v.state(), v.createdAt());
         }
     }
 

@@ -6,7 +6,6 @@ import io.blockwork.api.dm.DmBodies.DmLoadTable;
 import io.blockwork.api.dm.DmBodies.DmMessage;
 import io.blockwork.api.dm.DmBodies.DmMessageReply;
 import io.blockwork.api.dm.DmBodies.DmRename;
-import io.blockwork.engine.dm.EmptyFlush;
 import io.blockwork.service.dm.DmCreate;
 import io.blockwork.service.dm.DmService;
 import io.blockwork.service.dm.DmView;
@@ -52,10 +51,9 @@ class DmController {
     @Operation(summary = "Create a mapped device", description = "Builds the table and makes it live (dmsetup create).")
     @ApiResponse(responseCode = "201", description = "Created; Location names the new device")
     ResponseEntity<DmDevice> createDm(@Valid @RequestBody CreateDmDevice body) {
-        EmptyFlush flush = body.strategies() == null || body.strategies().flush() == null ? null
-                : EmptyFlush.fromLabel(body.strategies().flush());
         DmView created = dm.create(new DmCreate(body.name(), body.uuid(),
-                body.table() == null ? null : body.table().input(), flush));
+                body.table() == null ? null : body.table().input(),
+                body.strategies() == null ? null : body.strategies().choices()));
         return ResponseEntity.created(URI.create(BASE + created.name())).body(DmDevice.of(created));
     }
 

@@ -43,6 +43,12 @@ public class DmDeviceRecord {
     @Column(name = "flush_strategy", nullable = false, length = 16)
     private String flushStrategy;
 
+    @Column(name = "batch_dispatch", nullable = false, length = 16)
+    private String batchDispatch;
+
+    @Column(name = "snapshot_locking", nullable = false, length = 16)
+    private String snapshotLocking;
+
     @Column(nullable = false, length = 100_000)
     private String uses;
 
@@ -53,10 +59,13 @@ public class DmDeviceRecord {
         // for JPA
     }
 
-    public DmDeviceRecord(String name, String uuid, String flushStrategy, Instant createdAt) {
+    public DmDeviceRecord(String name, String uuid, String flushStrategy, String batchDispatch,
+                          String snapshotLocking, Instant createdAt) {
         this.name = name;
         this.uuid = uuid;
         this.flushStrategy = flushStrategy;
+        this.batchDispatch = batchDispatch;
+        this.snapshotLocking = snapshotLocking;
         this.createdAt = createdAt;
         this.liveTable = "";
         this.uses = "";
@@ -102,6 +111,14 @@ public class DmDeviceRecord {
 
     public String getFlushStrategy() {
         return flushStrategy;
+    }
+
+    public String getBatchDispatch() {
+        return batchDispatch;
+    }
+
+    public String getSnapshotLocking() {
+        return snapshotLocking;
     }
 
     public String getUses() {

@@ -1,6 +1,5 @@
 package io.blockwork.service.dm;
 
-import io.blockwork.engine.dm.EmptyFlush;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.persistence.dm.DmDeviceRecord;
@@ -45,10 +44,9 @@ class DmRestorer implements RestorableSource {
     }
 
     private void assemble(DmDeviceRecord r) {
-        EmptyFlush flush = EmptyFlush.fromLabel(r.getFlushStrategy());
         MappedDevice d;
         try {
-            d = MappedDevice.create(r.getName(), r.getUuid(), r.getLiveTable(), holds.lookup(), DmService.config(flush));
+            d = MappedDevice.create(r.getName(), r.getUuid(), r.getLiveTable(), holds.lookup(), DmService.config(DmService.strategies(r)));
         } catch (TableException e) {
             throw new IllegalStateException("its live table is refused: " + e.getMessage(), e);
         }

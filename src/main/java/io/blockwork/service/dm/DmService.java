@@ -1,5 +1,6 @@
 package io.blockwork.service.dm;
 
+import io.blockwork.engine.block.BatchDispatch;
 import io.blockwork.engine.dm.DeviceInfo;
 import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.DmException;
@@ -8,6 +9,7 @@ import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.StatusType;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
+import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import io.blockwork.engine.dm.target.Targets;
 import io.blockwork.persistence.dm.DmDeviceRecord;
 import io.blockwork.persistence.dm.DmDeviceRepository;
@@ -68,8 +70,14 @@ public class DmService {
         this.suspendTimeout = suspendTimeout;
     }
 
-    static DmConfig config(EmptyFlush emptyFlush) {
-        return CONFIG.withEmptyFlush(emptyFlush);
+    static DmConfig config(DmStrategies strategies) {
+        return strategies.applyTo(CONFIG);
+    }
+
+    /** The strategies a record keeps. */
+    static DmStrategies strategies(DmDeviceRecord r) {
+        return new DmStrategies(EmptyFlush.fromLabel(r.getFlushStrategy()),
+                BatchDispatch.Kind.fromLabel(r.getBatchDispatch()), SnapshotLocking.Kind.fromLabel(r.getSnapshotLocking()));
     }
 
     /* ---- create, read ---- */
@@ -85,14 +93,15 @@ public class DmService {
                             + r.getName()).atField("uuid");
                 });
             }
-            EmptyFlush flush = c.emptyFlush() == null ? EmptyFlush.PER_DEVICE : c.emptyFlush();
+            DmStrategies strategies = c.strategies() == null ? DmStrategies.DEFAULTS : c.strategies();
             TableSpec spec = c.table() == null ? null : nonEmpty(spec(c.table()));
-            MappedDevice d = engine(() -> MappedDevice.create(name, uuid, spec, holds.lookup(), config(flush)));
+            MappedDevice d = engine(() -> MappedDevice.create(name, uuid, spec, holds.lookup(), config(strategies)));
             changes.undoOnRollback(d::remove);
             registry.register(name, DeviceKind.DM, d);
             changes.undoOnRollback(() -> registry.unregister(name));
             holds.update(name, Set.of(), holds.uses(d).keySet(), changes);
-            DmDeviceRecord record = new DmDeviceRecord(name, uuid, flush.label(),
+            DmDeviceRecord record = new DmDeviceRecord(name, uuid, strategies.emptyFlush().label(),
+                    strategies.batchDispatch().label(), strategies.snapshotLocking().label(),
                     // the database keeps microseconds; truncate so the create answer matches later reads
                     Instant.now().truncatedTo(ChronoUnit.MICROS));
             return view(save(recordState(record, d)));
@@ -385,11 +394,11 @@ public class DmService {
         if (entry == null || !(entry.device() instanceof MappedDevice d)) {
             ObjectState state = entry != null ? entry.state() : ObjectState.failed("not registered");
             return new DmView(r.getName(), r.getUuid(), r.getLiveTable(), r.getInactiveTable(), r.isSuspended(),
-                    r.getFlushStrategy(), null, null, state, r.getCreatedAt());
+                    strategies(r), null, null, state, r.getCreatedAt());
         }
         String inactive = d.inactiveTableText();
         return new DmView(r.getName(), r.getUuid(), d.tableText(), inactive.isEmpty() ? null : inactive,
-                d.state() == DeviceInfo.State.SUSPENDED, d.emptyFlush().label(), d.info(), d.status(StatusType.INFO),
+                d.state() == DeviceInfo.State.SUSPENDED, strategies(r), d.info(), d.status(StatusType.INFO),
                 entry.state(), r.getCreatedAt());
     }
 

@@ -13,11 +13,11 @@ import java.util.List;
  * @param table the live table as {@code dmsetup table} prints it, "" for none
  * @param inactiveTable the table waiting for resume, null for none
  * @param suspended whether it is (or, when not active, is configured to be) suspended
- * @param emptyFlush the empty-flush strategy's label
+ * @param strategies the mechanisms chosen at creation
  * @param info {@code dmsetup info}; null when the device is not active
  * @param status the live table's INFO status lines; null when the device is not active
  */
 public record DmView(String name, String uuid, String table, String inactiveTable, boolean suspended,
-                     String emptyFlush, DeviceInfo info, List<TargetStatus> status, ObjectState state,
+                     DmStrategies strategies, DeviceInfo info, List<TargetStatus> status, ObjectState state,
                      Instant createdAt) {
 }

@@ -74,6 +74,8 @@ class DmApiTest {
                 .andExpect(jsonPath("$.status[0].target").value("linear"))
                 .andExpect(jsonPath("$.status[0].length").value(1024))
                 .andExpect(jsonPath("$.strategies.flush").value("per-device"))
+                .andExpect(jsonPath("$.strategies.batchDispatch").value("explicit"))
+                .andExpect(jsonPath("$.strategies.snapshotLocking").value("fine"))
                 .andExpect(jsonPath("$.state.actual").value("active"));
         mvc.perform(get("/api/v1/devices/dma-c").with(admin()))
                 .andExpect(jsonPath("$.kind").value("dm"))
@@ -89,12 +91,15 @@ class DmApiTest {
         disk("dma-s-d1", "1MiB");
         disk("dma-s-d2", "1MiB");
         mvc.perform(createDm("""
-                        {"name":"dma-s","strategies":{"flush":"per-target"},"table":[
+                        {"name":"dma-s","strategies":{"flush":"per-target","batchDispatch":"timer",
+                         "snapshotLocking":"global"},"table":[
                           {"start":0,"length":2048,"target":"striped","args":["2","128","dma-s-d1","0","dma-s-d2","0"]},
                           {"start":2048,"length":"8","type":"zero"},
                           {"start":2056,"length":8,"target":"linear","args":"dma-s-d1 2040"}]}"""))
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.strategies.flush").value("per-target"))
+                .andExpect(jsonPath("$.strategies.batchDispatch").value("timer"))
+                .andExpect(jsonPath("$.strategies.snapshotLocking").value("global"))
                 .andExpect(jsonPath("$.info.targetCount").value(3));
         assertThat(text("dma-s", "table")).isEqualTo("""
                 0 2048 striped 2 128 dma-s-d1 0 dma-s-d2 0

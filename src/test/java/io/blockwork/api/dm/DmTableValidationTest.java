@@ -254,4 +254,22 @@ class DmTableValidationTest {
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("strategies.flush"));
         assertNothingChanged();
     }
+
+    @Test
+    void createWithAnUnknownBatchDispatchIsRefused() throws Exception {
+        mvc.perform(createDm("{\"name\":\"dmv-new\",\"table\":" + jsonString("0 8 zero")
+                        + ",\"strategies\":{\"batchDispatch\":\"lazy\"}}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("strategies.batchDispatch"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void createWithAnUnknownSnapshotLockingIsRefused() throws Exception {
+        mvc.perform(createDm("{\"name\":\"dmv-new\",\"table\":" + jsonString("0 8 zero")
+                        + ",\"strategies\":{\"snapshotLocking\":\"none\"}}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("strategies.snapshotLocking"));
+        assertNothingChanged();
+    }
 }
