@@ -1,8 +1,11 @@
 package io.blockwork.support;
 
 import static io.blockwork.support.Requests.admin;
+import static io.blockwork.support.Requests.memoryDisk;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
@@ -12,6 +15,16 @@ public final class PoolRequests {
     public static final String POOLS = "/api/v1/pools";
 
     private PoolRequests() {}
+
+    /**
+     * The small pool the bad-input tests start from: {@code p}-pv (a 1 MiB memory disk), pool
+     * {@code p} of 16 extents of 64 KiB on it, and volume {@code p}-v of 256 KiB (4 extents).
+     */
+    public static void smallPool(MockMvc mvc, String p) throws Exception {
+        mvc.perform(memoryDisk(p + "-pv", "1MiB")).andExpect(status().isCreated());
+        mvc.perform(createPool(p, p + "-pv", "64KiB")).andExpect(status().isCreated());
+        mvc.perform(createVolume(p, p + "-v", "256KiB")).andExpect(status().isCreated());
+    }
 
     /** POST /api/v1/pools as admin with a JSON body. */
     public static MockHttpServletRequestBuilder createPool(String json) {

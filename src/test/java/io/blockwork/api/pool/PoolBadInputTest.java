@@ -16,6 +16,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.support.AppTest;
+import io.blockwork.support.PoolRequests;
 import io.blockwork.support.PoolState;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,14 +41,8 @@ class PoolBadInputTest {
     @Autowired
     JdbcTemplate jdbc;
 
-    /**
-     * {@code p}-pv (a 1 MiB memory disk), pool {@code p} of 16 extents of 64 KiB on it, and volume
-     * {@code p}-v of 256 KiB (4 extents).
-     */
     private void fixture(String p) throws Exception {
-        mvc.perform(memoryDisk(p + "-pv", "1MiB")).andExpect(status().isCreated());
-        mvc.perform(createPool(p, p + "-pv", "64KiB")).andExpect(status().isCreated());
-        mvc.perform(createVolume(p, p + "-v", "256KiB")).andExpect(status().isCreated());
+        PoolRequests.smallPool(mvc, p);
     }
 
     private ResultActions refused(String p, MockHttpServletRequestBuilder request) throws Exception {

@@ -1,8 +1,6 @@
 package io.blockwork.api.pool;
 
-import static io.blockwork.support.PoolRequests.createPool;
 import static io.blockwork.support.PoolRequests.createSnapshot;
-import static io.blockwork.support.PoolRequests.createVolume;
 import static io.blockwork.support.PoolRequests.deleteSnapshot;
 import static io.blockwork.support.PoolRequests.deleteVolume;
 import static io.blockwork.support.PoolRequests.getSnapshot;
@@ -20,6 +18,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.support.AppTest;
+import io.blockwork.support.PoolRequests;
 import io.blockwork.support.PoolState;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -44,11 +43,8 @@ class SnapshotBadInputTest {
     @Autowired
     JdbcTemplate jdbc;
 
-    /** {@code p}-pv (1 MiB memory disk), pool {@code p} of 16 extents of 64 KiB, volume {@code p}-v of 256 KiB. */
     private void fixture(String p) throws Exception {
-        mvc.perform(memoryDisk(p + "-pv", "1MiB")).andExpect(status().isCreated());
-        mvc.perform(createPool(p, p + "-pv", "64KiB")).andExpect(status().isCreated());
-        mvc.perform(createVolume(p, p + "-v", "256KiB")).andExpect(status().isCreated());
+        PoolRequests.smallPool(mvc, p);
     }
 
     /** The fixture with snapshot {@code p}-s of 128 KiB. */
