@@ -3,20 +3,10 @@ package io.blockwork.engine.dm.target;
 import static io.blockwork.engine.dm.TargetType.version;
 
 import io.blockwork.engine.block.Bio;
-import io.blockwork.engine.block.IoStatus;
-import io.blockwork.engine.dm.DeviceRange;
-import io.blockwork.engine.dm.EndIo;
 import io.blockwork.engine.dm.MapResult;
-import io.blockwork.engine.dm.StatusType;
-import io.blockwork.engine.dm.Target;
 import io.blockwork.engine.dm.TargetContext;
-import io.blockwork.engine.dm.TargetException;
 import io.blockwork.engine.dm.TargetType;
-import io.blockwork.engine.dm.snapshot.Snapshot;
-import io.blockwork.engine.dm.snapshot.SnapshotException;
 import io.blockwork.engine.dm.snapshot.SnapshotHandle;
-import io.blockwork.engine.dm.snapshot.SnapshotStatus;
-import java.util.List;
 
 /**
  * dm-snapshot's merge (rollback): loaded in place of the origin's {@code snapshot-origin}, it
@@ -37,20 +27,14 @@ import java.util.List;
  * allocated equals metadata ({@code 2/…  2} for a one-chunk header and area), the kernel's
  * signal. TABLE: {@code <origin> <cow> <P|PO> <chunk>}. Two flush bios: the origin and the COW.
  */
-public final class SnapshotMergeTarget implements Target {
+public final class SnapshotMergeTarget extends CowTarget {
 
     public static final TargetType TYPE = new TargetType("snapshot-merge", version(1, 5, 0),
             "<origin> <COW device> <P|PO> <chunk size>", 4, 4,
-            (ti, args) -> new SnapshotMergeTarget(ti, SnapshotTarget.open(ti, args, true)));
-
-    private final TargetContext ti;
-    private final SnapshotHandle handle;
-    private final Snapshot snapshot;
+            (ti, args) -> new SnapshotMergeTarget(ti, open(ti, args, true)));
 
     private SnapshotMergeTarget(TargetContext ti, SnapshotHandle handle) {
-        this.ti = ti;
-        this.handle = handle;
-        this.snapshot = handle.snapshot();
+        super(ti, handle);
     }
 
     @Override
@@ -58,7 +42,7 @@ public final class SnapshotMergeTarget implements Target {
         if (!handle.owns()) {
             return MapResult.IO_ERROR;
         }
-        return SnapshotTarget.mapResult(snapshot.mapMerged(bio), snapshot.origin(), snapshot.cow());
+        return mapResult(snapshot.mapMerged(bio), snapshot.origin(), snapshot.cow());
     }
 
     @Override
@@ -72,44 +56,6 @@ public final class SnapshotMergeTarget implements Target {
     }
 
     @Override
-    public EndIo endIo(Bio bio, IoStatus status) {
-        snapshot.endIo(bio);
-        return EndIo.done(status);
-    }
-
-    @Override
-    public long maxIoSectors() {
-        return snapshot.chunkSectors();
-    }
-
-    @Override
-    public String status(StatusType type) {
-        return switch (type) {
-            case INFO -> snapshot.status().text();
-            case TABLE -> SnapshotTarget.tableArgs(handle);
-        };
-    }
-
-    @Override
-    public List<DeviceRange> devices() {
-        return SnapshotTarget.devices(ti, snapshot);
-    }
-
-    @Override
-    public void preresume() throws TargetException {
-        try {
-            handle.claim(ti::triggerEvent);
-        } catch (SnapshotException e) {
-            throw new TargetException(e.getMessage());
-        }
-    }
-
-    @Override
-    public void resume() {
-        handle.resumed();
-    }
-
-    @Override
     public void presuspend(boolean noflush) {
         handle.presuspend();
     }
@@ -117,24 +63,5 @@ public final class SnapshotMergeTarget implements Target {
     @Override
     public void presuspendUndo() {
         handle.presuspendUndo();
-    }
-
-    @Override
-    public void postsuspend() {
-        handle.postsuspend();
-    }
-
-    @Override
-    public void close() {
-        handle.close();
-    }
-
-    /** The snapshot's state, space and merge progress, for the API. */
-    public SnapshotStatus snapshotStatus() {
-        return snapshot.status();
-    }
-
-    public Snapshot snapshot() {
-        return snapshot;
     }
 }

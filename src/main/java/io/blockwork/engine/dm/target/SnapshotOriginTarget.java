@@ -61,7 +61,7 @@ public final class SnapshotOriginTarget implements Target {
         if (!bio.op().isWrite()) {
             return MapResult.remap(dev, bio.offset());
         }
-        return SnapshotTarget.mapResult(origin.write(bio), dev, null);
+        return CowTarget.mapResult(origin.write(bio), dev, null);
     }
 
     @Override

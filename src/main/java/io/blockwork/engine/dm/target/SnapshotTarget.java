@@ -3,26 +3,11 @@ package io.blockwork.engine.dm.target;
 import static io.blockwork.engine.dm.TargetType.version;
 
 import io.blockwork.engine.block.Bio;
-import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.IoStatus;
-import io.blockwork.engine.dm.ArgBound;
-import io.blockwork.engine.dm.DeviceRange;
-import io.blockwork.engine.dm.EndIo;
 import io.blockwork.engine.dm.MapResult;
-import io.blockwork.engine.dm.StatusType;
-import io.blockwork.engine.dm.Target;
-import io.blockwork.engine.dm.TargetArgs;
 import io.blockwork.engine.dm.TargetContext;
-import io.blockwork.engine.dm.TargetException;
 import io.blockwork.engine.dm.TargetType;
 import io.blockwork.engine.dm.snapshot.Route;
-import io.blockwork.engine.dm.snapshot.Snapshot;
-import io.blockwork.engine.dm.snapshot.SnapshotException;
 import io.blockwork.engine.dm.snapshot.SnapshotHandle;
-import io.blockwork.engine.dm.snapshot.SnapshotSpec;
-import io.blockwork.engine.dm.snapshot.SnapshotStatus;
-import io.blockwork.engine.dm.snapshot.StoreType;
-import java.util.List;
 
 /**
  * dm-snapshot: the origin device as it was when the snapshot became active, writable on its own.
@@ -49,50 +34,13 @@ import java.util.List;
  * without reading the COW again. The locking strategy ({@code fine} or {@code global}) is the one
  * of the {@code DmConfig} the device was created or loaded with.
  */
-public final class SnapshotTarget implements Target {
+public final class SnapshotTarget extends CowTarget {
 
     public static final TargetType TYPE = new TargetType("snapshot", version(1, 16, 0),
             "<origin> <COW device> <P|PO|N> <chunk size>", 4, 4, (ti, args) -> new SnapshotTarget(ti, open(ti, args, false)));
 
-    static final ArgBound CHUNK = new ArgBound(0, ArgBound.UINT_MAX, "Invalid chunk size");
-
-    private final TargetContext ti;
-    private final SnapshotHandle handle;
-    private final Snapshot snapshot;
-
     SnapshotTarget(TargetContext ti, SnapshotHandle handle) {
-        this.ti = ti;
-        this.handle = handle;
-        this.snapshot = handle.snapshot();
-    }
-
-    /** Reads the four arguments and attaches to (or creates) the snapshot they describe. */
-    static SnapshotHandle open(TargetContext ti, TargetArgs args, boolean merge) throws TargetException {
-        BlockDevice origin = args.readDevice("Cannot get origin device");
-        BlockDevice cow = args.readDevice("Cannot get COW device");
-        StoreType type;
-        try {
-            type = StoreType.fromCode(args.next("Missing exception store type"));
-        } catch (IllegalArgumentException e) {
-            throw new TargetException(e.getMessage());
-        }
-        long chunk = args.readUnsigned(CHUNK);
-        try {
-            return ti.snapshots().origins().attachSnapshot(new SnapshotSpec(origin, cow, type, chunk, merge),
-                    ti.snapshots(), ti.timer());
-        } catch (SnapshotException e) {
-            throw new TargetException(e.getMessage());
-        }
-    }
-
-    /** A snapshot route as the core's map result. */
-    static MapResult mapResult(Route route, BlockDevice origin, BlockDevice cow) {
-        return switch (route) {
-            case Route.ToCow c -> MapResult.remap(cow, c.offset());
-            case Route.ToOrigin o -> MapResult.remap(origin, o.offset());
-            case Route.Held h -> MapResult.SUBMITTED;
-            case Route.Failed f -> new MapResult.Completed(f.status());
-        };
+        super(ti, handle);
     }
 
     @Override
@@ -107,72 +55,5 @@ public final class SnapshotTarget implements Target {
     @Override
     public MapResult mapFlush(Bio flush, int index) {
         return MapResult.remap(snapshot.cow(), 0);
-    }
-
-    @Override
-    public EndIo endIo(Bio bio, IoStatus status) {
-        snapshot.endIo(bio);
-        return EndIo.done(status);
-    }
-
-    @Override
-    public long maxIoSectors() {
-        return snapshot.chunkSectors();
-    }
-
-    @Override
-    public String status(StatusType type) {
-        return switch (type) {
-            case INFO -> snapshot.status().text();
-            case TABLE -> tableArgs(handle);
-        };
-    }
-
-    static String tableArgs(SnapshotHandle h) {
-        return h.snapshot().origin().name() + " " + h.snapshot().cow().name() + " " + h.spec().store().code() + " "
-                + h.snapshot().chunkSectors();
-    }
-
-    @Override
-    public List<DeviceRange> devices() {
-        return devices(ti, snapshot);
-    }
-
-    static List<DeviceRange> devices(TargetContext ti, Snapshot s) {
-        return List.of(new DeviceRange(s.origin(), 0, ti.lengthSectors()),
-                new DeviceRange(s.cow(), 0, s.cow().sizeBytes() >> 9));
-    }
-
-    @Override
-    public void preresume() throws TargetException {
-        try {
-            handle.claim(ti::triggerEvent);
-        } catch (SnapshotException e) {
-            throw new TargetException(e.getMessage());
-        }
-    }
-
-    @Override
-    public void resume() {
-        handle.resumed();
-    }
-
-    @Override
-    public void postsuspend() {
-        handle.postsuspend();
-    }
-
-    @Override
-    public void close() {
-        handle.close();
-    }
-
-    /** The snapshot's state and space, for the API. */
-    public SnapshotStatus snapshotStatus() {
-        return snapshot.status();
-    }
-
-    public Snapshot snapshot() {
-        return snapshot;
     }
 }
