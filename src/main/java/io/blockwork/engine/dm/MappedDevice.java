@@ -302,6 +302,17 @@ public final class MappedDevice extends AbstractBlockDevice {
     }
 
     /**
+     * {@code dmsetup remove [--force]}: with {@code force}, first {@link #replaceWithErrorTable()}
+     * so that holders' I/O fails instead of waiting, then {@link #remove()}.
+     */
+    public void remove(boolean force) {
+        if (force) {
+            replaceWithErrorTable();
+        }
+        remove();
+    }
+
+    /**
      * Removes the device: suspends it if needed, drops both tables (closing their targets) and
      * fails held and later I/O. Whether it may go (open, exported, used by another object) is the
      * caller's decision; see {@link #replaceWithErrorTable()} for forcing.

@@ -265,12 +265,7 @@ public class DmService {
             repository.delete(record);
             repository.flush();
             if (d != null) {
-                changes.afterCommit(() -> {
-                    if (force) {
-                        d.replaceWithErrorTable();
-                    }
-                    d.remove();
-                });
+                changes.afterCommit(() -> d.remove(force));
             }
         });
     }

@@ -305,10 +305,7 @@ public class SnapshotService {
         MappedDevice gone = snap;
         changes.afterCommit(() -> {
             if (gone != null) {
-                if (force) {
-                    gone.replaceWithErrorTable();
-                }
-                gone.remove();
+                gone.remove(force);
             }
             removeAll(cow, real);
         });

@@ -231,12 +231,7 @@ public class VolumeService {
             repository.delete(record);
             repository.flush();
             if (d != null) {
-                changes.afterCommit(() -> {
-                    if (force) {
-                        d.replaceWithErrorTable();
-                    }
-                    d.remove();
-                });
+                changes.afterCommit(() -> d.remove(force));
             }
         });
     }
