@@ -7,7 +7,7 @@ import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.engine.dm.EmptyFlush;
 import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.Workload;
 import io.blockwork.engine.workload.WorkloadResult;

@@ -10,7 +10,7 @@ import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.dm.TableException;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

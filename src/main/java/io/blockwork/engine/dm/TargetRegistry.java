@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The target types a table may name. Immutable; the standard set is listed explicitly in one
- * place ({@code io.blockwork.engine.dm.target.Targets}), and tests or later features extend a
+ * place ({@code io.blockwork.engine.dm.targets.Targets}), and tests or later features extend a
  * copy with {@link #with}.
  */
 public final class TargetRegistry {

@@ -10,7 +10,7 @@ import io.blockwork.engine.dm.StatusType;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.persistence.dm.DmDeviceRecord;
 import io.blockwork.persistence.dm.DmDeviceRepository;
 import io.blockwork.service.assembly.ObjectState;

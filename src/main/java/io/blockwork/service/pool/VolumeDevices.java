@@ -7,7 +7,7 @@ import io.blockwork.engine.dm.DmException;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.service.problem.Problem;

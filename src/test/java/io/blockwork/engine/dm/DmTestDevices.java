@@ -5,7 +5,7 @@ import io.blockwork.engine.contract.DeviceUnderTest;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.DiskFaults;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

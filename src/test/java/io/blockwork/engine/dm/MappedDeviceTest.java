@@ -10,7 +10,7 @@ import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -12,7 +12,7 @@ import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.RecordingDevice;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;

@@ -6,7 +6,7 @@ import io.blockwork.engine.block.BatchDispatch;
 import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.EmptyFlush;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
-import io.blockwork.engine.dm.target.Targets;
+import io.blockwork.engine.dm.targets.Targets;
 import org.junit.jupiter.api.Test;
 
 class DmStrategiesTest {

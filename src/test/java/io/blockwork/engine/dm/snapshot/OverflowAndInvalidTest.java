@@ -11,7 +11,7 @@ import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.engine.dm.target.Snapshots;
+import io.blockwork.engine.dm.targets.Snapshots;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;

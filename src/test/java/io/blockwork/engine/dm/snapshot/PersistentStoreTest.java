@@ -21,7 +21,7 @@ import io.blockwork.engine.disk.MemoryMedium;
 import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
-import io.blockwork.engine.dm.target.Snapshots;
+import io.blockwork.engine.dm.targets.Snapshots;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;

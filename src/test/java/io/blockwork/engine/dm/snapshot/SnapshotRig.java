@@ -10,7 +10,7 @@ import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
-import io.blockwork.engine.dm.target.Snapshots;
+import io.blockwork.engine.dm.targets.Snapshots;
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
 
