@@ -24,20 +24,24 @@ public class ManagementOperations {
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private final TransactionTemplate transactions;
+    private final DurableCommits durable;
 
-    public ManagementOperations(PlatformTransactionManager transactionManager) {
+    public ManagementOperations(PlatformTransactionManager transactionManager, DurableCommits durable) {
         this.transactions = new TransactionTemplate(transactionManager);
+        this.durable = durable;
     }
 
-    /** Runs {@code operation} as one consistent change and returns its result. */
+    /** Runs {@code operation} as one consistent change and returns its result once it is durable. */
     public <T> T apply(Function<EngineChanges, T> operation) {
         lock.lock();
         try {
-            return transactions.execute(status -> {
+            T result = transactions.execute(status -> {
                 EngineChanges changes = new EngineChanges();
                 TransactionSynchronizationManager.registerSynchronization(changes);
                 return operation.apply(changes);
             });
+            durable.sync();
+            return result;
         } finally {
             lock.unlock();
         }

@@ -10,10 +10,12 @@ import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
 /**
- * Disks at start-up: file disks reopen their images, memory and null disks come back empty.
+ * Disks at start-up: file disks reopen their images, memory and null disks come back empty; images
+ * that no file disk owns are deleted.
  * Disks depend on nothing, so they are assembled first.
  */
 @Component
@@ -29,9 +31,16 @@ class DiskRestorer implements RestorableSource {
         this.engines = engines;
     }
 
+    /**
+     * Also where images no disk owns are swept away ({@link DiskEngines#sweepOrphans}): start-up is
+     * the one time no create or delete can be half done.
+     */
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+        List<DiskRecord> records = repository.findAllByOrderByNameAsc();
+        engines.sweepOrphans(records.stream().filter(r -> DiskType.FILE.label().equals(r.getType()))
+                .map(DiskRecord::getName).collect(Collectors.toSet()));
+        return records.stream().map(this::restorable).toList();
     }
 
     /** The record is checked when assembled, so one unreadable row fails that disk, not the start-up. */
