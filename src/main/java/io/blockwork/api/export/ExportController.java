@@ -42,11 +42,14 @@ class ExportController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Export a block device over NBD",
             description = "The export holds its device: deleting the device is refused (409 device-busy) until the "
-                    + "export is deleted, or done with force=true, which removes the export too.")
+                    + "export is deleted, or done with force=true, which removes the export too. A device an array, "
+                    + "pool, snapshot or mapped device uses refuses a writable export (409 device-busy naming the "
+                    + "holder) unless raw=true and the holder allows raw access (arrays and mapped devices do); "
+                    + "hidden devices refuse every export.")
     @ApiResponse(responseCode = "201", description = "Created; Location names the new export")
     ResponseEntity<ExportBodies.Export> create(@Valid @RequestBody CreateExport body, HttpServletRequest request) {
         ExportView created = exports.create(new ExportSpec(body.name(), body.device(),
-                Boolean.TRUE.equals(body.readOnly()), body.description()));
+                Boolean.TRUE.equals(body.readOnly()), Boolean.TRUE.equals(body.raw()), body.description()));
         return ResponseEntity.created(URI.create("/api/v1/exports/" + created.name()))
                 .body(toBody(created, nbd.endpoint(), request));
     }
@@ -77,7 +80,7 @@ class ExportController {
         String uri = v.state().live() ? endpoint.map(e -> e.uri(v.name(), request.getServerName())).orElse(null) : null;
         List<ExportBodies.ExportClient> clients = v.clients().stream().map(c -> new ExportBodies.ExportClient(c.id(),
                 c.remoteAddress(), c.connectedAt(), c.requestsServed(), c.inFlightBytes())).toList();
-        return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.description(), uri,
+        return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.raw(), v.description(), uri,
                 v.sizeBytes(), v.state(), clients, v.createdAt());
     }
 }

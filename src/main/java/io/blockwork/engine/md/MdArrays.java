@@ -43,6 +43,17 @@ public final class MdArrays {
      * skipped. Names already in use are still refused.
      */
     public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares, long memberBytes) {
+        return assemble(spec, slots, spares, List.of(), Map.of(), memberBytes);
+    }
+
+    /**
+     * As {@link #assemble(MdArraySpec, List, List, long)}, with what the array remembers of members
+     * out of their slots: {@code faulty} ones come back attached and faulty (unknown devices are
+     * skipped), and {@code formerSlots} (device name to slot) are where removed members may be re-added.
+     */
+    public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares,
+                                         List<FaultyMember> faulty, Map<String, Integer> formerSlots,
+                                         long memberBytes) {
         refuseName(spec.name());
         List<BlockDevice> resolved = new ArrayList<>();
         for (int i = 0; i < slots.size(); i++) {
@@ -62,9 +73,24 @@ public final class MdArrays {
             }
         }
         MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes);
+        formerSlots.forEach(array::rememberFormerSlot);
+        for (FaultyMember f : faulty) {
+            BlockDevice d = devices.apply(f.device());
+            if (d != null && holderOf(d) == null && !resolved.contains(d) && !spareDevices.contains(d)) {
+                array.attachFaulty(d, f.formerSlot(), f.reason());
+            }
+        }
         arrays.put(spec.name(), array);
         return array;
     }
+
+    /**
+     * A member that had failed when the array stopped.
+     *
+     * @param formerSlot the slot it filled, or -1
+     * @param reason why it failed, as its detail said
+     */
+    public record FaultyMember(String device, int formerSlot, String reason) {}
 
     public synchronized Optional<MdArray> get(String name) {
         return Optional.ofNullable(arrays.get(name));

@@ -232,6 +232,30 @@ final class MemberSet {
         }
     }
 
+    /**
+     * Reassembly: a member that had failed before the array stopped comes back attached and
+     * faulty, out of any slot, as it was (it shows as {@code (F)} in mdstat and can be removed, then
+     * re-added into {@code formerSlot}).
+     */
+    void attachFaulty(BlockDevice device, int formerSlot, String reason) {
+        synchronized (lock) {
+            refuseMember(device);
+            Member m = new Member(device, nextNumber++, MemberState.SPARE, -1);
+            m.faulty(reason);
+            faulty.add(m);
+            rememberFormerSlot(device.name(), formerSlot);
+        }
+    }
+
+    /** Reassembly: {@code device} left slot {@code slot} before the array stopped, so it may be re-added there. */
+    void rememberFormerSlot(String device, int slot) {
+        synchronized (lock) {
+            if (slot >= 0 && slot < table.width()) {
+                formerSlots.put(device, slot);
+            }
+        }
+    }
+
     private void refuseMember(BlockDevice device) {
         if (contains(device)) {
             throw new MdStateException("device", device.name() + " is already a member of this array");

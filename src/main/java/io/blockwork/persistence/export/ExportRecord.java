@@ -36,6 +36,10 @@ public class ExportRecord {
     @Column(nullable = false, length = 4096)
     private String description;
 
+    /** Writes a device that arrays or mapped devices hold, as they allow (V13_5__export_raw.sql). */
+    @Column(nullable = false)
+    private boolean raw;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -43,12 +47,13 @@ public class ExportRecord {
         // for JPA
     }
 
-    public ExportRecord(String name, String deviceName, String deviceKind, boolean readOnly, String description,
-                        Instant createdAt) {
+    public ExportRecord(String name, String deviceName, String deviceKind, boolean readOnly, boolean raw,
+                        String description, Instant createdAt) {
         this.name = name;
         this.deviceName = deviceName;
         this.deviceKind = deviceKind;
         this.readOnly = readOnly;
+        this.raw = raw;
         this.description = description;
         this.createdAt = createdAt;
     }
@@ -71,6 +76,10 @@ public class ExportRecord {
 
     public boolean isReadOnly() {
         return readOnly;
+    }
+
+    public boolean isRaw() {
+        return raw;
     }
 
     public String getDescription() {

@@ -23,6 +23,7 @@ import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.problem.ProblemException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -42,12 +43,15 @@ import org.springframework.stereotype.Component;
  * with the reason, and its rows stay as they were, so it assembles again once the members are back.
  *
  * <p>What the rows say decides what comes back: {@code in_sync} members fill their slots,
- * {@code rebuilding} ones and spares come back as spares (a rebuild starts over), {@code faulty} and
- * {@code missing} ones stay out. An array whose initial resync had not finished resyncs again if it
+ * {@code rebuilding} ones and spares come back as spares (a rebuild starts over), {@code faulty}
+ * ones come back attached and faulty as they were (mdstat shows them, remove and re-add work on
+ * them), {@code missing} ones stay out. Slots that removed members left are remembered for re-add. An array whose initial resync had not finished resyncs again if it
  * has all its members.
  */
 @Component
 class ArrayRestorer implements RestorableSource {
+
+    private static final System.Logger LOG = System.getLogger(ArrayRestorer.class.getName());
 
     private final ArrayRepository repository;
     private final DeviceRegistry registry;
@@ -85,6 +89,7 @@ class ArrayRestorer implements RestorableSource {
         String[] slots = new String[record.getRaidDevices()];
         Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
         List<String> spares = new ArrayList<>();
+        List<MdArrays.FaultyMember> faulty = new ArrayList<>();
         for (ArrayMemberRecord m : record.getMembers()) {
             String why = unavailableBecause(m);
             switch (m.getState()) {
@@ -105,10 +110,16 @@ class ArrayRestorer implements RestorableSource {
                         spares.add(m.getDeviceName());
                     }
                 }
-                default -> { } // faulty and missing members stay out
+                case MemberRows.FAULTY -> {
+                    if (why == null) {
+                        faulty.add(new MdArrays.FaultyMember(m.getDeviceName(),
+                                m.getSlot() == null ? -1 : m.getSlot(), m.getFaultReason()));
+                    }
+                }
+                default -> { } // missing members stay out: they were not there at the last start
             }
         }
-        MdArray array = build(record, spec, Arrays.asList(slots), spares, missing);
+        MdArray array = build(record, spec, Arrays.asList(slots), spares, faulty, missing);
         recorder.watch(array);
         try {
             String inactive = array.inactiveReason();
@@ -133,7 +144,7 @@ class ArrayRestorer implements RestorableSource {
     }
 
     private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
-                          Map<ArrayMemberRecord, String> missing) {
+                          List<MdArrays.FaultyMember> faulty, Map<ArrayMemberRecord, String> missing) {
         try {
             if (record.isResyncPending() && slots.stream().allMatch(Objects::nonNull)) {
                 MdArray array = arrays.create(spec.withAssumeClean(false), slots);
@@ -145,7 +156,7 @@ class ArrayRestorer implements RestorableSource {
                 }
                 return array;
             }
-            return arrays.assemble(spec, slots, spares, record.getMemberBytes());
+            return arrays.assemble(spec, slots, spares, faulty, record.getFormerSlots(), record.getMemberBytes());
         } catch (MdArgumentException | MdStateException e) {
             throw new IllegalStateException(e.getMessage() + describe(missing), e);
         }
@@ -176,11 +187,22 @@ class ArrayRestorer implements RestorableSource {
         repository.findByName(name).ifPresent(this::claimMembers);
     }
 
+    /**
+     * Every member the rows name, faulty and missing ones included, is the array's again, so
+     * nothing else takes it. Arrays are assembled before exports and mapped devices on the same
+     * device (kinds in name order), so a claim here only fails against a configuration stored
+     * before members were owned; that holder is then refused instead, and this is logged.
+     */
     private void claimMembers(ArrayRecord record) {
         Holder holder = ArrayService.holder(record.getName());
         for (ArrayMemberRecord m : record.getMembers()) {
             if (registry.find(m.getDeviceName()).isPresent()) {
-                registry.claim(m.getDeviceName(), holder);
+                try {
+                    registry.claim(m.getDeviceName(), holder, ArrayService.MEMBER_CLAIM);
+                } catch (ProblemException e) {
+                    LOG.log(System.Logger.Level.WARNING, "array " + record.getName() + " cannot own its member "
+                            + m.getDeviceName() + ": " + e.getMessage());
+                }
             }
         }
     }

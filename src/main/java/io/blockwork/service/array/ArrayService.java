@@ -14,6 +14,7 @@ import io.blockwork.persistence.array.ArrayRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
@@ -40,10 +41,10 @@ import org.springframework.stereotype.Service;
  * engine object is built or changed first (it checks everything and changes nothing when it
  * refuses), its undo recorded, then the rows are written from the engine's new state.
  *
- * <p>An array is a block device in the {@link DeviceRegistry} (kind "array") and holds each of its
- * members (a {@link Holder} of kind "array"), so a member cannot be deleted, exported or used by
- * another array while it belongs to this one; the rows keep that rule too (a device name is unique
- * among members).
+ * <p>An array is a block device in the {@link DeviceRegistry} (kind "array") and owns each of its
+ * members (a {@link Holder} of kind "array", {@link #MEMBER_CLAIM}), so a member cannot be deleted,
+ * exported, mapped, written or used by another array while it belongs to this one; the rows keep
+ * that rule too (a device name is unique among members).
  *
  * <p>Some engine changes cannot be taken back (a failed member stays failed, a removed faulty
  * member is gone). For those, a rollback asks the {@link ArrayChangeRecorder} to write the
@@ -54,6 +55,11 @@ public class ArrayService {
 
     /** The {@link Holder#kind()} of an array's claim on its members. */
     public static final String HOLDER_KIND = DeviceKind.ARRAY.label();
+    /**
+     * An array owns its members: nothing else may hold or write one, except a writer that asks
+     * for raw access (damaging one member on purpose is how {@code check} and {@code repair} are tested).
+     */
+    static final Claim MEMBER_CLAIM = Claim.OWNER_ALLOWING_RAW;
 
     private final ArrayRepository repository;
     private final DeviceRegistry registry;
@@ -102,8 +108,7 @@ public class ArrayService {
             changes.undoOnRollback(() -> registry.unregister(c.name()));
             Holder holder = holder(c.name());
             for (String device : seen.keySet()) {
-                registry.claim(device, holder);
-                changes.undoOnRollback(() -> registry.release(device, holder));
+                claim(device, holder, changes);
             }
             MdDetail detail = array.detail();
             ArrayRecord record = new ArrayRecord(c.name(), spec.level().label(), detail.raidDevices(),
@@ -215,6 +220,10 @@ public class ArrayService {
             }
             release(member, holder(name), changes);
             if (row != null) {
+                if (row.getSlot() != null && !MemberRows.SPARE.equals(row.getState())) {
+                    // md keeps this in the device's superblock: re-add puts it back there, after a restart too
+                    record.getFormerSlots().put(member, row.getSlot());
+                }
                 record.removeMember(row);
             }
             return write(record, array);
@@ -222,9 +231,10 @@ public class ArrayService {
     }
 
     /**
-     * {@code mdadm --re-add}: a device removed from this array since the service started goes back
-     * into its old slot; a member the array lost at the last start (stored as faulty or missing)
-     * comes back as a spare. Either way it is rebuilt in full (there is no write-intent bitmap).
+     * {@code mdadm --re-add}: a device removed from this array goes back into its old slot (the
+     * slot is stored, so this works across restarts); a failed member must be removed first, as in
+     * md; a member the array lost at the last start (stored as missing) comes back as a spare.
+     * Either way it is rebuilt in full (there is no write-intent bitmap).
      */
     public ArrayView reAddMember(String name, String member) {
         return management.apply(changes -> {
@@ -361,11 +371,12 @@ public class ArrayService {
     private ArrayView joined(ArrayRecord record, MdArray array, String device, EngineChanges changes) {
         changes.undoOnRollback(() -> detach(array, device));
         claim(device, holder(record.getName()), changes);
+        record.getFormerSlots().remove(device);
         return write(record, array);
     }
 
     private void claim(String device, Holder holder, EngineChanges changes) {
-        registry.claim(device, holder);
+        registry.claim(device, holder, MEMBER_CLAIM);
         changes.undoOnRollback(() -> registry.release(device, holder));
     }
 
@@ -373,7 +384,7 @@ public class ArrayService {
         boolean held = registry.find(device).map(e -> e.holders().contains(holder)).orElse(false);
         if (held) {
             registry.release(device, holder);
-            changes.undoOnRollback(() -> registry.claim(device, holder));
+            changes.undoOnRollback(() -> registry.claim(device, holder, MEMBER_CLAIM));
         }
     }
 

@@ -9,9 +9,10 @@ import java.util.regex.Pattern;
  * A new export as the API takes it. The constructor checks it, blaming the request field at
  * fault: the name follows the block device name rule (it is the last part of an
  * {@code nbd://host:port/NAME} URI) and defaults to the device's name; the description is what
- * {@code nbdinfo} shows.
+ * {@code nbdinfo} shows. {@code raw} asks to write a device an array or a mapped device holds, where
+ * they allow it (see {@link io.blockwork.service.device.Claim}).
  */
-public record ExportSpec(String name, String device, boolean readOnly, String description) {
+public record ExportSpec(String name, String device, boolean readOnly, boolean raw, String description) {
 
     /** The NBD protocol's limit on a description string. */
     public static final int MAX_DESCRIPTION_BYTES = 4096;

@@ -11,7 +11,7 @@ import java.util.List;
  * @param sizeBytes what clients see as the export size; null while the export is not active
  * @param clients connected NBD clients; empty while the export is not active
  */
-public record ExportView(String name, String device, String deviceKind, boolean readOnly, String description,
+public record ExportView(String name, String device, String deviceKind, boolean readOnly, boolean raw, String description,
                          Instant createdAt, ObjectState state, Long sizeBytes, List<Client> clients) {
 
     /**

@@ -55,6 +55,8 @@ public enum Problem {
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
             "The request body's Content-Type is not one this operation reads."),
+    SERVICE_BUSY("service-busy", 503, "Service busy",
+            "Too many large transfers are in progress: their buffers would not fit the memory set aside for them. Nothing was done; retry after the Retry-After header's seconds."),
     IO_ERROR("io-error", 500, "I/O error",
             "The device failed the request, like EIO from a real disk (a failing medium or injected fault)."),
     INTERNAL_ERROR("internal-error", 500, "Internal error",

@@ -15,6 +15,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.Holder;
 import io.blockwork.support.AppTest;
 import org.junit.jupiter.api.Test;
@@ -112,7 +113,7 @@ class DiskApiTest {
     void deleteIsRefusedWhileTheDiskIsHeld() throws Exception {
         mvc.perform(memoryDisk("da-held", "1MiB")).andExpect(status().isCreated());
         Holder array = new Holder("array", "md-test");
-        registry.claim("da-held", array);
+        registry.claim("da-held", array, Claim.OWNER_ALLOWING_RAW);
         mvc.perform(delete("/api/v1/disks/da-held").with(admin()))
                 .andExpect(problem(409, "device-busy"))
                 .andExpect(jsonPath("$.holders[0]").value("array md-test"));
