@@ -13,7 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The real service on a random port and a given data dir, started and stopped by the test itself
  * (a restart needs two lifetimes on one data dir, which a cached test context cannot give).
  */
-final class RunningService implements AutoCloseable {
+public final class RunningService implements AutoCloseable {
 
     private final ConfigurableApplicationContext context;
     private final ServiceClient client;
@@ -24,7 +24,7 @@ final class RunningService implements AutoCloseable {
         this.client = new ServiceClient("http://127.0.0.1:" + port);
     }
 
-    static RunningService start(Path dataDir) {
+    public static RunningService start(Path dataDir) {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", "0");
         // as command-line arguments: they outrank application.yml, as a user's would
@@ -32,8 +32,13 @@ final class RunningService implements AutoCloseable {
         return new RunningService(new SpringApplicationBuilder(BlockworkApplication.class).run(args));
     }
 
-    ServiceClient client() {
+    public ServiceClient client() {
         return client;
+    }
+
+    /** A bean of the running service, for tests that look at its state directly. */
+    public <T> T bean(Class<T> type) {
+        return context.getBean(type);
     }
 
     @Override

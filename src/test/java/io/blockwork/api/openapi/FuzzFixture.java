@@ -1,0 +1,285 @@
+package io.blockwork.api.openapi;
+
+import static org.awaitility.Awaitility.await;
+
+import io.blockwork.e2e.RunningService;
+import io.blockwork.e2e.ServiceClient;
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.md.MdArrays;
+import io.blockwork.nbd.Json;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.RegisteredDevice;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The objects the REST fuzzer aims at, one of every kind (disks, a pool with a volume and its
+ * snapshot, a raid1, a mapped device, an export), what it calls the service's state, and how it
+ * puts the fixture back after a request that changed it: everything the fuzzer created goes,
+ * everything it deleted or changed comes back as it was, so every request meets the same world.
+ */
+final class FuzzFixture {
+
+    static final List<String> DISKS = List.of("fz-d0", "fz-d1", "fz-d2", "fz-d3", "fz-pd", "fz-a0", "fz-a1");
+    private static final String FILE_DISK = "fz-f0";
+    private static final String WRITEBACK_DISK = "fz-wb";
+    private static final List<String> DEVICES = List.of("fz-d0", "fz-d1", "fz-d3", "fz-f0", "fz-wb", "fz-pd", "fz-a0",
+            "fz-md", "fz-dm", "fz-v", "fz-s", "fz-v-real", "fz-s-cow", "fz-none");
+
+    private final ServiceClient api;
+    private final DeviceRegistry registry;
+    private final JdbcTemplate jdbc;
+    private final MdArrays arrays;
+    private final List<String> tables;
+
+    FuzzFixture(RunningService service) {
+        this.api = service.client();
+        this.registry = service.bean(DeviceRegistry.class);
+        this.jdbc = service.bean(JdbcTemplate.class);
+        this.arrays = service.bean(MdArrays.class);
+        this.tables = jdbc.queryForList("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'"
+                + " AND TABLE_NAME <> 'flyway_schema_history' ORDER BY TABLE_NAME", String.class);
+    }
+
+    /* ---- names ---- */
+
+    /** A name for path parameter {@code param} of {@code path}: mostly an object of the fixture. */
+    String nameFor(String path, String param, Random random) {
+        if (random.nextInt(8) == 0) {
+            return "fz-none";
+        }
+        List<String> candidates = switch (param) {
+            case "pool" -> List.of("fz-p");
+            case "volume" -> List.of("fz-v");
+            case "member" -> List.of("fz-a0", "fz-a1", "fz-d3");
+            case "code" -> List.of("not-found", "device-busy", "x");
+            default -> {
+                if (path.startsWith("/api/v1/disks")) {
+                    yield List.of("fz-d0", "fz-d1", FILE_DISK, WRITEBACK_DISK, "fz-pd");
+                } else if (path.startsWith("/api/v1/arrays")) {
+                    yield List.of("fz-md");
+                } else if (path.startsWith("/api/v1/dm")) {
+                    yield List.of("fz-dm");
+                } else if (path.startsWith("/api/v1/exports")) {
+                    yield List.of("fz-e");
+                } else if (path.contains("/snapshots/")) {
+                    yield List.of("fz-s");
+                } else if (path.contains("/volumes/")) {
+                    yield List.of("fz-v");
+                } else if (path.startsWith("/api/v1/pools")) {
+                    yield List.of("fz-p");
+                }
+                yield DEVICES;
+            }
+        };
+        return candidates.get(random.nextInt(candidates.size()));
+    }
+
+    /** A value for a name field of a body: a new name for what is created, an existing device for what is used. */
+    String bodyName(String field, Random random, Supplier<String> fresh) {
+        if ((field.equals("name") || field.equals("newName")) && random.nextInt(4) > 0) {
+            return fresh.get();
+        }
+        return DEVICES.get(random.nextInt(DEVICES.size()));
+    }
+
+    /* ---- the fixture ---- */
+
+    void create() throws Exception {
+        for (String d : DISKS) {
+            ok(api.postJson("/api/v1/disks", "{\"name\":\"" + d + "\",\"type\":\"memory\",\"size\":\""
+                    + (d.equals("fz-pd") ? "16MiB" : "1MiB") + "\"}"));
+        }
+        ok(api.postJson("/api/v1/disks", "{\"name\":\"" + FILE_DISK + "\",\"type\":\"file\",\"size\":\"1MiB\"}"));
+        ok(api.postJson("/api/v1/disks", "{\"name\":\"" + WRITEBACK_DISK + "\",\"type\":\"memory\",\"size\":\"1MiB\","
+                + "\"cache\":\"writeback\"}"));
+        ok(api.postJson("/api/v1/pools", "{\"name\":\"fz-p\",\"device\":\"fz-pd\",\"extentSize\":\"64KiB\"}"));
+        ok(api.postJson("/api/v1/pools/fz-p/volumes", "{\"name\":\"fz-v\",\"size\":\"256KiB\"}"));
+        ok(api.postJson("/api/v1/pools/fz-p/volumes/fz-v/snapshots", "{\"name\":\"fz-s\",\"size\":\"128KiB\"}"));
+        ok(api.postJson("/api/v1/arrays", "{\"name\":\"fz-md\",\"level\":\"raid1\",\"members\":[\"fz-a0\",\"fz-a1\"],"
+                + "\"assumeClean\":true}"));
+        ok(api.postJson("/api/v1/dm/devices", "{\"name\":\"fz-dm\",\"table\":\"0 16 linear fz-d0 0\"}"));
+        ok(api.postJson("/api/v1/exports", "{\"name\":\"fz-e\",\"device\":\"fz-v\"}"));
+    }
+
+    /**
+     * After a request that changed something: removes what the fuzzer made, puts back what it
+     * removed or changed. Ends with the service idle (no resync, check or merge running).
+     */
+    void restore() throws Exception {
+        for (Object e : list("/api/v1/exports")) {
+            if (!"fz-e".equals(Json.at(e, "name"))) {
+                ok(api.delete("/api/v1/exports/" + FuzzRequests.encode((String) Json.at(e, "name"))));
+            }
+        }
+        for (Object dm : list("/api/v1/dm/devices")) {
+            String name = (String) Json.at(dm, "name");
+            if (!"fz-dm".equals(name)) {
+                ok(api.delete("/api/v1/dm/devices/" + FuzzRequests.encode(name) + "?force=true"));
+            }
+        }
+        for (Object a : list("/api/v1/arrays")) {
+            String name = (String) Json.at(a, "name");
+            // a sync the fuzzer slowed down (a speed limit of 1 KiB/s) or paused would never end: start over
+            boolean intact = "fz-md".equals(name) && members(a).equals("fz-a0 in_sync,fz-a1 in_sync")
+                    && "idle".equals(Json.at(a, "sync", "action")) && Boolean.FALSE.equals(Json.at(a, "sync", "paused"));
+            if (!intact) {
+                ok(api.delete("/api/v1/arrays/" + FuzzRequests.encode(name) + "?force=true"));
+            }
+        }
+        for (Object v : list("/api/v1/volumes")) {
+            String name = (String) Json.at(v, "name");
+            String pool = (String) Json.at(v, "pool");
+            if (!"fz-v".equals(name)) {
+                ok(api.delete("/api/v1/pools/" + FuzzRequests.encode(pool) + "/volumes/" + FuzzRequests.encode(name)
+                        + "?force=true"));
+            } else {
+                for (Object s : list("/api/v1/pools/fz-p/volumes/fz-v/snapshots")) {
+                    if (!"fz-s".equals(Json.at(s, "name"))) {
+                        ok(api.delete("/api/v1/pools/fz-p/volumes/fz-v/snapshots/"
+                                + FuzzRequests.encode((String) Json.at(s, "name")) + "?force=true"));
+                    }
+                }
+            }
+        }
+        for (Object p : list("/api/v1/pools")) {
+            String name = (String) Json.at(p, "name");
+            if (!"fz-p".equals(name)) {
+                ok(api.delete("/api/v1/pools/" + FuzzRequests.encode(name)));
+            }
+        }
+        for (Object d : list("/api/v1/disks")) {
+            String name = (String) Json.at(d, "name");
+            if (!DISKS.contains(name) && !FILE_DISK.equals(name) && !WRITEBACK_DISK.equals(name)) {
+                ok(api.delete("/api/v1/disks/" + FuzzRequests.encode(name) + "?force=true"));
+            } else {
+                ok(api.send("PATCH", "/api/v1/disks/" + name, "application/json", "{\"latency\":{\"read\":0,"
+                        + "\"write\":0,\"flush\":0,\"jitter\":0},\"queueDepth\":0,\"faults\":{\"failReads\":false,"
+                        + "\"failWrites\":false,\"failFlushes\":false}}"));
+            }
+        }
+        recreateMissing();
+        if ("suspended".equals(Json.at(Json.parseObject(api.get("/api/v1/dm/devices/fz-dm").body()), "info", "state"))) {
+            ok(api.post("/api/v1/dm/devices/fz-dm/resume"));
+        }
+        api.delete("/api/v1/dm/devices/fz-dm/table/inactive");
+        settle();
+    }
+
+    private void recreateMissing() throws Exception {
+        Set<String> have = list("/api/v1/devices").stream().map(d -> (String) Json.at(d, "name"))
+                .collect(Collectors.toSet());
+        for (String d : DISKS) {
+            if (!have.contains(d)) {
+                ok(api.postJson("/api/v1/disks", "{\"name\":\"" + d + "\",\"type\":\"memory\",\"size\":\""
+                        + (d.equals("fz-pd") ? "16MiB" : "1MiB") + "\"}"));
+            }
+        }
+        if (!have.contains(FILE_DISK)) {
+            ok(api.postJson("/api/v1/disks", "{\"name\":\"" + FILE_DISK + "\",\"type\":\"file\",\"size\":\"1MiB\"}"));
+        }
+        if (!have.contains(WRITEBACK_DISK)) {
+            ok(api.postJson("/api/v1/disks", "{\"name\":\"" + WRITEBACK_DISK + "\",\"type\":\"memory\",\"size\":\"1MiB\","
+                    + "\"cache\":\"writeback\"}"));
+        }
+        if (api.get("/api/v1/pools/fz-p").statusCode() == 404) {
+            ok(api.postJson("/api/v1/pools", "{\"name\":\"fz-p\",\"device\":\"fz-pd\",\"extentSize\":\"64KiB\"}"));
+        }
+        if (!have.contains("fz-v")) {
+            ok(api.postJson("/api/v1/pools/fz-p/volumes", "{\"name\":\"fz-v\",\"size\":\"256KiB\"}"));
+        } else if (!"262144".equals(String.valueOf((long) Json.number(
+                Json.parseObject(api.get("/api/v1/pools/fz-p/volumes/fz-v").body()), "sizeBytes")))
+                && list("/api/v1/pools/fz-p/volumes/fz-v/snapshots").isEmpty()) {
+            ok(api.send("PATCH", "/api/v1/pools/fz-p/volumes/fz-v", "application/json",
+                    "{\"size\":\"256KiB\",\"allowShrink\":true}"));
+        }
+        if (!have.contains("fz-s")) {
+            ok(api.postJson("/api/v1/pools/fz-p/volumes/fz-v/snapshots", "{\"name\":\"fz-s\",\"size\":\"128KiB\"}"));
+        }
+        if (!have.contains("fz-md")) {
+            ok(api.postJson("/api/v1/arrays", "{\"name\":\"fz-md\",\"level\":\"raid1\",\"members\":[\"fz-a0\",\"fz-a1\"],"
+                    + "\"assumeClean\":true}"));
+        }
+        if (!have.contains("fz-dm")) {
+            ok(api.postJson("/api/v1/dm/devices", "{\"name\":\"fz-dm\",\"table\":\"0 16 linear fz-d0 0\"}"));
+        }
+        if (api.get("/api/v1/exports/fz-e").statusCode() == 404) {
+            ok(api.postJson("/api/v1/exports", "{\"name\":\"fz-e\",\"device\":\"fz-v\"}"));
+        }
+    }
+
+    /** Waits until no array resyncs, rebuilds or checks and no snapshot merges: state that moves on its own. */
+    void settle() throws Exception {
+        try {
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20)).until(this::idle);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("the service did not settle within a minute; arrays: "
+                    + api.get("/api/v1/arrays").body() + "\nsnapshots: "
+                    + jdbc.queryForList("SELECT * FROM snapshots"), e);
+        }
+    }
+
+    private boolean idle() throws Exception {
+        boolean busy = list("/api/v1/arrays").stream().anyMatch(a -> !"idle".equals(Json.at(a, "sync", "action"))
+                || members(a).contains("rebuilding"));
+        return !busy && jdbc.queryForObject("SELECT COUNT(*) FROM snapshots WHERE merge_exceptions IS NOT NULL",
+                Long.class) == 0;
+    }
+
+    /**
+     * Everything a request may change, apart from device data and counters: every row of every
+     * table, and every registry entry with its claims, size, tables, disk settings, and mdstat.
+     */
+    String state() {
+        StringBuilder s = new StringBuilder();
+        for (RegisteredDevice e : registry.list()) {
+            s.append(e.name()).append(' ').append(e.kind()).append(' ').append(e.state()).append(' ')
+                    .append(new TreeMap<>(e.claims().entrySet().stream().collect(Collectors.toMap(
+                            c -> c.getKey().toString(), Map.Entry::getValue))));
+            if (e.live()) {
+                s.append(" size=").append(e.device().sizeBytes());
+            }
+            if (e.device() instanceof MappedDevice m) {
+                s.append(" [").append(m.tableText()).append("][").append(m.inactiveTableText()).append("] ")
+                        .append(m.state());
+            }
+            if (e.device() instanceof Disk d) {
+                s.append(' ').append(d.latency()).append(' ').append(d.queueDepth()).append(' ').append(d.faults());
+            }
+            s.append('\n');
+        }
+        for (String table : tables) {
+            s.append(table).append(":\n");
+            jdbc.queryForList("SELECT * FROM " + table + " ORDER BY 1").forEach(r -> s.append("  ").append(r).append('\n'));
+        }
+        s.append(arrays.mdstat());
+        return s.toString();
+    }
+
+    /* ---- helpers ---- */
+
+    private List<?> list(String path) throws Exception {
+        return (List<?>) Json.parse(api.get(path).body());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String members(Object array) {
+        return ((List<Map<String, Object>>) Json.at(array, "members")).stream().filter(m -> m.get("device") != null)
+                .map(m -> m.get("device") + " " + m.get("state")).sorted().collect(Collectors.joining(","));
+    }
+
+    private static void ok(HttpResponse<String> r) {
+        if (r.statusCode() >= 300) {
+            throw new AssertionError("fixture request failed with " + r.statusCode() + ": " + r.body());
+        }
+    }
+}
