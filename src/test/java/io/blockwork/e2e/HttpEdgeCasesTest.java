@@ -50,6 +50,14 @@ class HttpEdgeCasesTest {
         isProblem(running.client().get("/api/v1/devices/a%2Fb"), 400, "validation-failed");
         isProblem(running.client().get("/api/v1/devices/a%2Fb/data?offset=0&length=512"), 400, "validation-failed");
         isProblem(anonymous("/api/v1/disks/x%2F..%2Fy"), 400, "validation-failed");
+        isProblem(running.client().get("/api/v1/disks/a%5Cb"), 400, "validation-failed");
+    }
+
+    /** A NUL in the path is refused by the container itself, before any mapping: still a problem. */
+    @Test
+    void aPathTheContainerRefusesIsAProblemToo() throws Exception {
+        isProblem(running.client().get("/api/v1/disks/a%00b"), 400, "validation-failed");
+        isProblem(anonymous("/%00"), 400, "validation-failed");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.blockwork.service.device;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.service.assembly.ObjectState;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -36,6 +37,11 @@ public record RegisteredDevice(String name, DeviceKind kind, BlockDevice device,
     /** Hidden devices (a volume's origin, a snapshot's store) belong to the engine's own stacking. */
     public boolean hidden() {
         return kind == DeviceKind.HIDDEN;
+    }
+
+    /** The live engine object if it is a {@code type} (a mapped device, a disk, an array); empty otherwise. */
+    public <T extends BlockDevice> Optional<T> device(Class<T> type) {
+        return type.isInstance(device) ? Optional.of(type.cast(device)) : Optional.empty();
     }
 
     RegisteredDevice withClaims(Map<Holder, Claim> newClaims) {

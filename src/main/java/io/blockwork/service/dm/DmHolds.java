@@ -109,10 +109,8 @@ class DmHolds {
     void release(String holder, Collection<String> names) {
         for (String name : names) {
             registry.release(name, holderOf(holder));
-            if (registry.find(name).map(RegisteredDevice::device).orElse(null) instanceof MappedDevice m
-                    && m.info().openCount() > 0) {
-                m.release();
-            }
+            registry.find(name, MappedDevice.class).filter(m -> m.info().openCount() > 0)
+                    .ifPresent(MappedDevice::release);
         }
     }
 

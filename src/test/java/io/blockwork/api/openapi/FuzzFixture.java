@@ -220,7 +220,10 @@ final class FuzzFixture {
     /** Waits until no array resyncs, rebuilds or checks and no snapshot merges: state that moves on its own. */
     void settle() throws Exception {
         try {
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20)).until(this::idle);
+            // in this thread: Awaitility interrupts its own poller, and an interrupt during H2's file
+            // I/O closes the database (FileChannel closes on interrupt)
+            await().pollInSameThread().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20))
+                    .until(this::idle);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             throw new AssertionError("the service did not settle within a minute; arrays: "
                     + api.get("/api/v1/arrays").body() + "\nsnapshots: "
