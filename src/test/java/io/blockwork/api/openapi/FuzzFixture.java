@@ -94,21 +94,9 @@ final class FuzzFixture {
 
     /* ---- the fixture ---- */
 
+    /** Makes the fixture on an empty service: everything is missing. */
     void create() throws Exception {
-        for (String d : DISKS) {
-            ok(api.postJson("/api/v1/disks", "{\"name\":\"" + d + "\",\"type\":\"memory\",\"size\":\""
-                    + (d.equals("fz-pd") ? "16MiB" : "1MiB") + "\"}"));
-        }
-        ok(api.postJson("/api/v1/disks", "{\"name\":\"" + FILE_DISK + "\",\"type\":\"file\",\"size\":\"1MiB\"}"));
-        ok(api.postJson("/api/v1/disks", "{\"name\":\"" + WRITEBACK_DISK + "\",\"type\":\"memory\",\"size\":\"1MiB\","
-                + "\"cache\":\"writeback\"}"));
-        ok(api.postJson("/api/v1/pools", "{\"name\":\"fz-p\",\"device\":\"fz-pd\",\"extentSize\":\"64KiB\"}"));
-        ok(api.postJson("/api/v1/pools/fz-p/volumes", "{\"name\":\"fz-v\",\"size\":\"256KiB\"}"));
-        ok(api.postJson("/api/v1/pools/fz-p/volumes/fz-v/snapshots", "{\"name\":\"fz-s\",\"size\":\"128KiB\"}"));
-        ok(api.postJson("/api/v1/arrays", "{\"name\":\"fz-md\",\"level\":\"raid1\",\"members\":[\"fz-a0\",\"fz-a1\"],"
-                + "\"assumeClean\":true}"));
-        ok(api.postJson("/api/v1/dm/devices", "{\"name\":\"fz-dm\",\"table\":\"0 16 linear fz-d0 0\"}"));
-        ok(api.postJson("/api/v1/exports", "{\"name\":\"fz-e\",\"device\":\"fz-v\"}"));
+        recreateMissing();
     }
 
     /**
