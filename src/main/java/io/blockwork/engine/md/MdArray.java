@@ -151,7 +151,7 @@ public final class MdArray extends AbstractBlockDevice {
         if (members.lostReason() != null || stopReason != null) {
             stats.failed();
             bio.endio(IoStatus.IO_ERROR);
-        } else if (bio.op() == BioOp.FLUSH || bio.preflush()) {
+        } else if (bio.op() == BioOp.FLUSH) {
             flush.submit(bio);
         } else {
             personality.submit(bio);

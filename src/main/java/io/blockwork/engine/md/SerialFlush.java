@@ -27,14 +27,7 @@ final class SerialFlush implements ArrayFlush {
 
     @Override
     public void submit(Bio bio) {
-        rounds.flush(status -> {
-            if (!status.ok() || bio.op() == BioOp.FLUSH) {
-                bio.endio(status);
-                return;
-            }
-            array.personality().submit(ArrayFlush.dataOf(bio));
-            bio.endio();
-        });
+        rounds.flush(bio::endio);
     }
 
     private void round(Consumer<IoStatus> done) {

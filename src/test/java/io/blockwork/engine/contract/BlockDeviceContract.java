@@ -77,6 +77,11 @@ public abstract class BlockDeviceContract {
     }
 
     @Test
+    protected void aPreflushWriteKeepsTheWritesBeforeItThroughAPowerCut() {
+        ContractChecks.preflushWriteKeepsWhatCameBefore(dut);
+    }
+
+    @Test
     protected void unflushedWritesAreNeverTornByAPowerCut() {
         ContractChecks.unflushedWriteNeverTorn(dut);
     }

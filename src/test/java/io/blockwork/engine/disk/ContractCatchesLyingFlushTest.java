@@ -48,4 +48,11 @@ class ContractCatchesLyingFlushTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("FUA write after power cut");
     }
+
+    @Test
+    void preflushCheckFailsOnALyingDisk() {
+        assertThatThrownBy(() -> ContractChecks.preflushWriteKeepsWhatCameBefore(lyingDisk()))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("write before a PREFLUSH write");
+    }
 }
