@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
@@ -139,7 +140,7 @@ public final class MappedDevice extends AbstractBlockDevice {
         }
     }
 
-    /** Caller holds {@link #control}. */
+    @GuardedBy("control")
     private void replaceInactive(Table next) {
         Table old = inactive;
         inactive = next;
@@ -242,7 +243,8 @@ public final class MappedDevice extends AbstractBlockDevice {
         io.replay(replay);
     }
 
-    /** Caller holds {@link #control}; returns the held I/O to replay after unlocking. */
+    /** Returns the held I/O to replay after unlocking. */
+    @GuardedBy("control")
     private List<DmIo.Held> resumeLocked(boolean noflush) throws TableException {
         Table next = inactive;
         if (next != null && state == DeviceInfo.State.ACTIVE) {

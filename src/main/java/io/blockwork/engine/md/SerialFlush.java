@@ -2,7 +2,6 @@ package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
-import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.FlushMerging;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SerialFlusher;

@@ -20,7 +20,6 @@ class TableValidationTest {
 
     private final DmTestDevices devs = new DmTestDevices();
     private MappedDevice vol;
-    private MappedDevice upper;
 
     @BeforeEach
     void devices() {
@@ -28,7 +27,7 @@ class TableValidationTest {
         devs.disk("d1", 8L << 20);
         devs.add(Disk.memory("big4k", 8L << 20, DiskConfig.writeback().withLogicalBlockSize(4096)));
         vol = devs.create("vol", "0 8192 linear d0 0\n8192 8192 linear d1 0\n");
-        upper = devs.create("upper", "0 16384 linear vol 0\n");
+        devs.create("upper", "0 16384 linear vol 0\n"); // named by the cycle row below
         vol.load("0 16384 striped 2 64 d0 0 d1 0\n", devs); // an inactive table that must survive too
     }
 
