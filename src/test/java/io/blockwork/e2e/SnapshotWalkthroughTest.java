@@ -6,6 +6,7 @@ import com.jayway.jsonpath.JsonPath;
 import io.blockwork.nbd.ExternalTool;
 import io.blockwork.support.TempDataDir;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * while the volume is overwritten, qemu-img reads it from a read-only export, a second snapshot
  * is deleted, and a merge rolls the volume back at once.
  */
+@Tag("real-client")
 class SnapshotWalkthroughTest {
 
     @TempDir

@@ -6,6 +6,7 @@ import com.jayway.jsonpath.JsonPath;
 import io.blockwork.nbd.ExternalTool;
 import io.blockwork.support.TempDataDir;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the data read back identical, an export, and qemu-img seeing the new size. Only the addresses
  * (the test's service listens on ports of its own) and the scratch directory are replaced.
  */
+@Tag("real-client")
 class VolumeWalkthroughTest {
 
     private static final String MARKER = "<!-- walkthrough: pools and volumes";

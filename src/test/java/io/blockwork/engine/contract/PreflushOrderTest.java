@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * fails the write without its data ever being sent. Checked on the core's split path, on a dm
  * table, and on md raid1 with both of seed 000's flush strategies.
  */
+@Tag("contract")
 class PreflushOrderTest {
 
     private static final int LEN = 3 << 20; // more than the recording device's 1 MiB max I/O: split

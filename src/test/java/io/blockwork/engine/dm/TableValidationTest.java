@@ -9,6 +9,7 @@ import io.blockwork.engine.disk.DiskConfig;
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Acceptance 5: every refused table names its line, and the device it was loaded into keeps its
  * live table, its inactive table, its event number and its data.
  */
+@Tag("unit")
 class TableValidationTest {
 
     private final DmTestDevices devs = new DmTestDevices();

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * flush at once, overlapping other flushes; {@code serial} runs one round over all members per
  * flush, one flush at a time, and sends data only after its round.
  */
+@Tag("unit")
 class MdFlushStrategyTest {
 
     private final List<RecordingDevice> members = new ArrayList<>();
