@@ -41,6 +41,10 @@ import java.util.function.Consumer;
  * <p>In memory the store keeps every live entry in commit order ({@link #log}): area k's entries
  * are {@code log[kE, (k+1)E)}, so an area is re-encoded from it for each write, and merging walks
  * back through it without reading the disk.
+ *
+ * <p>Size note: over 400 lines because the on-disk layout, its reader and its one ordered writer
+ * must agree byte for byte (pure encode/decode beside the one writer, ARCHITECTURE §6); split
+ * apart, that agreement would be spread over files.
  */
 public final class PersistentStore implements ExceptionStore {
 
