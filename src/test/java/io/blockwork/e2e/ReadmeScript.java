@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -25,6 +27,7 @@ import java.util.stream.Stream;
 final class ReadmeScript {
 
     static final String MARKER = "<!-- walkthrough: ";
+    private static final Pattern MARKER_LINE = Pattern.compile("(?m)^<!-- walkthrough: (.*?) -->$");
 
     private ReadmeScript() {}
 
@@ -51,10 +54,10 @@ final class ReadmeScript {
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (Path page : pages) {
-            String text = Files.readString(page);
-            for (int at = text.indexOf(MARKER); at >= 0; at = text.indexOf(MARKER, at + 1)) {
-                String marker = text.substring(at, text.indexOf("-->", at));
-                out.put(page + ": " + marker.substring(MARKER.length()).strip(), block(page, marker));
+            // a marker is a line of its own; the same words inside prose (testing.md) are not one
+            Matcher m = MARKER_LINE.matcher(Files.readString(page));
+            while (m.find()) {
+                out.put(page + ": " + m.group(1).strip(), block(page, m.group()));
             }
         }
         return out;
