@@ -5,6 +5,7 @@
 FROM maven:3.9-eclipse-temurin-25 AS build
 WORKDIR /src
 COPY pom.xml .
+COPY .mvn .mvn
 COPY src src
 COPY frontend frontend
 # Tests run in CI (they need a browser); the image only packages.

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * at all (failed, with the reason) when they cannot run without it. An array is exported over NBD
  * like any block device.
  */
+@Tag("real-client")
 class ArrayRestartTest {
 
     private static final Duration LONG = Duration.ofSeconds(60);

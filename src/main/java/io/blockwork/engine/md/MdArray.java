@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioOp;
@@ -45,7 +46,8 @@ public final class MdArray extends AbstractBlockDevice {
     private volatile String stopReason;
     /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
     private volatile Runnable changeListener = () -> {};
-    /** Guarded by {@code this}: writes counted when the state was last asked for, and when they changed. */
+    /** Writes counted when the state was last asked for, and when they changed. */
+    @GuardedBy("this")
     private long writesSeen;
     private long writesChangedNanos;
 
@@ -151,7 +153,7 @@ public final class MdArray extends AbstractBlockDevice {
         if (members.lostReason() != null || stopReason != null) {
             stats.failed();
             bio.endio(IoStatus.IO_ERROR);
-        } else if (bio.op() == BioOp.FLUSH || bio.preflush()) {
+        } else if (bio.op() == BioOp.FLUSH) {
             flush.submit(bio);
         } else {
             personality.submit(bio);

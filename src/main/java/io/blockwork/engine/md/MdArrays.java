@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,8 @@ import java.util.function.Function;
 public final class MdArrays {
 
     private final Function<String, BlockDevice> devices;
-    /** Guarded by {@code this}; in creation order. */
+    /** In creation order. */
+    @GuardedBy("this")
     private final Map<String, MdArray> arrays = new LinkedHashMap<>();
 
     /** @param devices the block device of a name, or null if there is none */
@@ -137,13 +139,14 @@ public final class MdArrays {
         return get(name).orElseThrow(() -> new MdArgumentException("name", "no array named '" + name + "'"));
     }
 
+    @GuardedBy("this")
     private void refuseName(String name) {
         if (arrays.containsKey(name)) {
             throw new MdStateException("name", "an array named '" + name + "' exists");
         }
     }
 
-    /** Caller holds the monitor. */
+    @GuardedBy("this")
     private BlockDevice resolve(String field, String name) {
         if (name == null || name.isBlank()) {
             throw new MdArgumentException(field, "a device name is required");

@@ -287,7 +287,9 @@ final class SyncDaemon {
             markDone[lastMark] = pos;
         }
         int oldest = (lastMark + 1) % MARKS;
-        long dt = Math.max(1, now - markTime[oldest]);
+        // at least a second, as md's status_resync counts it: the first windows after a start
+        // would otherwise divide by microseconds and report a speed no disk has
+        long dt = Math.max(MARK_STEP, now - markTime[oldest]);
         long speed = (long) ((pos - markDone[oldest]) / 1024.0 / (dt / 1e9));
         long eta = speed > 0 ? (total - pos) / 1024 / speed : -1;
         status = new SyncStatus(action, false, pos, total, speed, eta, target == null ? null : target.name());

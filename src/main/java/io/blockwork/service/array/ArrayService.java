@@ -48,6 +48,10 @@ import org.springframework.stereotype.Service;
  * <p>Some engine changes cannot be taken back (a failed member stays failed, a removed faulty
  * member is gone). For those, a rollback asks the {@link ArrayChangeRecorder} to write the
  * engine's state down instead, so the database catches up with the engine.
+ *
+ * <p>Size note: over 400 lines because it has one short operation per mdadm verb (create, add,
+ * replace, fail, remove, re-add, sync actions, speed limits, delete), sharing the lookups, undo
+ * and record helpers at its end; a class per verb would copy those.
  */
 @Service
 public class ArrayService {

@@ -9,6 +9,7 @@ import io.blockwork.engine.disk.DiskConfig;
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -16,11 +17,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Acceptance 5: every refused table names its line, and the device it was loaded into keeps its
  * live table, its inactive table, its event number and its data.
  */
+@Tag("unit")
 class TableValidationTest {
 
     private final DmTestDevices devs = new DmTestDevices();
     private MappedDevice vol;
-    private MappedDevice upper;
 
     @BeforeEach
     void devices() {
@@ -28,7 +29,7 @@ class TableValidationTest {
         devs.disk("d1", 8L << 20);
         devs.add(Disk.memory("big4k", 8L << 20, DiskConfig.writeback().withLogicalBlockSize(4096)));
         vol = devs.create("vol", "0 8192 linear d0 0\n8192 8192 linear d1 0\n");
-        upper = devs.create("upper", "0 16384 linear vol 0\n");
+        devs.create("upper", "0 16384 linear vol 0\n"); // named by the cycle row below
         vol.load("0 16384 striped 2 64 d0 0 d1 0\n", devs); // an inactive table that must survive too
     }
 

@@ -4,11 +4,13 @@ import io.blockwork.engine.contract.BlockDeviceContract;
 import io.blockwork.engine.contract.DeviceUnderTest;
 import io.blockwork.engine.disk.DiskConfig;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Every level, healthy and (where it has redundancy) degraded, passes the block-device contract
  * on writeback memory disks; power cuts and breakage go to the member disks.
  */
+@Tag("contract")
 class MdContractTest {
 
     private static final long MIB = 1L << 20;

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** /proc/mdstat text as md prints it. */
+@Tag("unit")
 class MdStatTest {
 
     private static final long MIB = 1L << 20;

@@ -13,9 +13,11 @@ import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** dm-flakey's features, stepping the clock into and out of the down interval. */
+@Tag("unit")
 class FlakeyTargetTest {
 
     private static final long S = 1_000_000_000L;
