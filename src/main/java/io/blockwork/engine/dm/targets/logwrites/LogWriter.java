@@ -67,8 +67,8 @@ final class LogWriter {
 
     private record Waiter(long entries, CompletableFuture<Void> done) {}
 
-    /** One log write decided under the lock and submitted after it. */
-    private record Placed(long index, long sector, byte[] bytes) {}
+    /** One entry given its index and place on the log device, to be written by {@link #submit}. */
+    record Placed(long index, long sector, byte[] bytes) {}
 
     LogWriter(BlockDevice log, int sectorSize) {
         this.log = log;
@@ -117,6 +117,15 @@ final class LogWriter {
 
     /** Appends {@code blocks} in order, as consecutive entries, and starts writing them. */
     void append(List<PendingBlock> blocks) {
+        submit(place(blocks));
+    }
+
+    /**
+     * Gives {@code blocks} their indexes and places, in order, without writing them yet: a caller
+     * that must order entries against its own state places them under its lock and calls
+     * {@link #submit} after releasing it.
+     */
+    List<Placed> place(List<PendingBlock> blocks) {
         List<Placed> placed = new ArrayList<>(blocks.size());
         synchronized (lock) {
             for (PendingBlock b : blocks) {
@@ -138,6 +147,11 @@ final class LogWriter {
                 placed.add(new Placed(index, sector, b.bytes));
             }
         }
+        return placed;
+    }
+
+    /** Writes entries {@link #place placed} before; no lock may be held. */
+    void submit(List<Placed> placed) {
         failWaitersIfDisabled();
         for (Placed p : placed) {
             log.submit(Bio.write(p.sector << 9, MemorySegment.ofArray(p.bytes), BioFlags.NONE,

@@ -16,7 +16,9 @@ import io.blockwork.engine.dm.TargetContext;
 import io.blockwork.engine.dm.TargetException;
 import io.blockwork.engine.dm.TargetType;
 import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -41,7 +43,15 @@ import java.util.concurrent.TimeoutException;
  * leave zeros behind here; the kernel would log a write-zeroes with data it never wrote). Marks
  * are logged when sent. Unlike the kernel, a write or flush that failed is not logged as durable:
  * a failed write is left out, and the writes a failed flush covered wait for the next flush.
- * Entry sectors are sectors of {@code <dev>}, in units of its logical block size.
+ * Entry sectors are sectors of {@code <dev>}, in units of its logical block size. One more
+ * difference, which makes the log exact where the kernel's is too pessimistic: a flush takes the
+ * writes completed before it was mapped; when flushes overlap and a later one completes first, the
+ * kernel logs the earlier flush's writes only with that flush, after the later flush's entry,
+ * although they completed before the later flush was sent and so were durable when it completed.
+ * Here the flush that completes logs, before its own entry, the writes of every flush mapped
+ * before it that is still in flight; a replay to any flush entry then holds every write its
+ * submitter was promised. And a FUA write, logged at once, removes what it overwrote from older
+ * writes still waiting for a flush, which the kernel would log after it.
  *
  * <p>Status INFO {@code <logged entries> <highest log sector>} (sectors of 512 bytes), with
  * {@code logging_disabled} appended after a log write failed or the log device filled up; TABLE
@@ -66,10 +76,15 @@ public final class LogWritesTarget implements Target {
     private final int sectorSize;
     private final LogWriter writer;
 
-    /** Leaf lock: guards {@link #unflushed}. Never held across I/O or into the writer. */
+    /**
+     * Guards {@link #unflushed} and {@link #flushing}. Taken before the writer's lock (to place a
+     * flush's entries in the same step as taking them), never held across I/O.
+     */
     private final Object lock = new Object();
     /** Guarded by {@link #lock}: writes that completed since the last flush was mapped, oldest first. */
     private List<PendingBlock> unflushed = new ArrayList<>();
+    /** Guarded by {@link #lock}: flushes mapped and not yet completed, in map order. */
+    private final ArrayDeque<PendingBlock> flushing = new ArrayDeque<>();
 
     private LogWritesTarget(BlockDevice dev, BlockDevice logDev, long lengthSectors) {
         this.dev = dev;
@@ -109,14 +124,14 @@ public final class LogWritesTarget implements Target {
                 case WRITE -> {
                     PendingBlock b = PendingBlock.write(bio.offset(), bio.data(), bio.fua(), bio.preflush(), sectorSize);
                     if (bio.preflush()) {
-                        b.covered = takeUnflushed();
+                        startFlush(b);
                     }
                     bio.context(b);
                 }
                 case DISCARD, WRITE_ZEROES -> bio.context(PendingBlock.discard(bio.offset(), bio.length(), sectorSize));
                 case FLUSH -> {
                     PendingBlock b = PendingBlock.flush(sectorSize);
-                    b.covered = takeUnflushed();
+                    startFlush(b);
                     bio.context(b);
                 }
             }
@@ -128,18 +143,12 @@ public final class LogWritesTarget implements Target {
     @Override
     public EndIo endIo(Bio bio, IoStatus status) {
         if (bio.context() instanceof PendingBlock b) {
-            boolean flush = b.flags.contains(LogFormat.Flag.FLUSH);
-            if (!status.ok()) {
-                if (flush && !b.covered.isEmpty()) {
-                    putBack(b.covered);
-                }
-            } else if (flush) {
-                List<PendingBlock> entries = new ArrayList<>(b.covered.size() + 1);
-                entries.addAll(b.covered);
-                entries.add(b);
-                writer.append(entries);
+            if (b.flags.contains(LogFormat.Flag.FLUSH)) {
+                endFlush(b, status.ok());
+            } else if (!status.ok()) {
+                return EndIo.done(status);
             } else if (b.flags.contains(LogFormat.Flag.FUA)) {
-                writer.append(List.of(b));
+                endFua(b);
             } else {
                 synchronized (lock) {
                     unflushed.add(b);
@@ -147,6 +156,88 @@ public final class LogWritesTarget implements Target {
             }
         }
         return EndIo.done(status);
+    }
+
+    /** A flush is mapped: it takes the writes completed so far. */
+    private void startFlush(PendingBlock flush) {
+        synchronized (lock) {
+            flush.covered = takeUnflushed();
+            flushing.add(flush);
+        }
+    }
+
+    /**
+     * A flush completed. If it succeeded, the writes it took are durable, and so are those of every
+     * flush mapped before it and still in flight: they are logged, then the flush. If it failed,
+     * nothing became durable: its writes go back in front of the unflushed ones, for the next flush.
+     */
+    private void endFlush(PendingBlock flush, boolean ok) {
+        List<LogWriter.Placed> placed;
+        synchronized (lock) {
+            if (!ok) {
+                flushing.remove(flush);
+                if (!flush.covered.isEmpty()) {
+                    List<PendingBlock> all = new ArrayList<>(flush.covered.size() + unflushed.size());
+                    all.addAll(flush.covered);
+                    all.addAll(unflushed);
+                    unflushed = all;
+                }
+                return;
+            }
+            List<PendingBlock> entries = new ArrayList<>();
+            for (Iterator<PendingBlock> it = flushing.iterator(); ; ) {
+                PendingBlock f = it.next();
+                entries.addAll(f.covered);
+                f.covered = List.of();
+                if (f == flush) {
+                    it.remove();
+                    break;
+                }
+            }
+            entries.add(flush);
+            if (flush.flags.contains(LogFormat.Flag.FUA)) {
+                supersede(flush);
+            }
+            placed = writer.place(entries);
+        }
+        writer.submit(placed);
+    }
+
+    /** A FUA write completed: it is durable now, and logged ahead of older writes still waiting. */
+    private void endFua(PendingBlock fua) {
+        List<LogWriter.Placed> placed;
+        synchronized (lock) {
+            supersede(fua);
+            placed = writer.place(List.of(fua));
+        }
+        writer.submit(placed);
+    }
+
+    /**
+     * Caller holds {@link #lock}. A FUA write is logged at once, before older writes that still
+     * wait for a flush; replayed after it, those would put back data it overwrote, which no power
+     * cut can do (the kernel's log has this flaw). So whatever it overwrote is cut out of them.
+     */
+    private void supersede(PendingBlock fua) {
+        unflushed = without(unflushed, fua);
+        for (PendingBlock f : flushing) {
+            f.covered = without(f.covered, fua);
+        }
+    }
+
+    private static List<PendingBlock> without(List<PendingBlock> waiting, PendingBlock newer) {
+        if (waiting.stream().noneMatch(b -> b.overlaps(newer))) {
+            return waiting;
+        }
+        List<PendingBlock> left = new ArrayList<>(waiting.size());
+        for (PendingBlock b : waiting) {
+            if (b.overlaps(newer)) {
+                left.addAll(b.without(newer));
+            } else {
+                left.add(b);
+            }
+        }
+        return left;
     }
 
     private List<PendingBlock> takeUnflushed() {
@@ -157,16 +248,6 @@ public final class LogWritesTarget implements Target {
             List<PendingBlock> taken = unflushed;
             unflushed = new ArrayList<>();
             return taken;
-        }
-    }
-
-    /** A failed flush made nothing durable: its writes go back in front, for the next flush. */
-    private void putBack(List<PendingBlock> covered) {
-        synchronized (lock) {
-            List<PendingBlock> all = new ArrayList<>(covered.size() + unflushed.size());
-            all.addAll(covered);
-            all.addAll(unflushed);
-            unflushed = all;
         }
     }
 

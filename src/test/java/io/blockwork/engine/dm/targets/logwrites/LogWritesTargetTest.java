@@ -122,6 +122,49 @@ class LogWritesTargetTest {
     }
 
     @Test
+    void aFlushThatCompletesFirstAlsoLogsTheWritesOfAnEarlierFlushStillInFlight() {
+        RecordingDevice slow = devs.add(new RecordingDevice(4L << 20, DeviceLimits.of(512)));
+        MappedDevice lw = devs.create("lw", "0 8192 log-writes rec log\n");
+        write(lw, 0, 'a');
+        slow.hold(true);
+        SyncIo.Waiter first = new SyncIo.Waiter();
+        lw.submit(Bio.flush(first));
+        slow.hold(false);
+        write(lw, BLOCK, 'b');
+        SyncIo.flush(lw);
+        assertThat(logged()).as("the second flush made 'a' durable too: it completed before that flush was sent")
+                .containsExactly("write 0+8", "write 8+8", "flush");
+
+        slow.release();
+        assertThat(first.await()).isEqualTo(IoStatus.OK);
+        assertThat(logged()).containsExactly("write 0+8", "write 8+8", "flush", "flush");
+    }
+
+    @Test
+    void aFuaWriteCutsWhatItOverwroteOutOfOlderWritesStillWaitingForAFlush() {
+        MappedDevice lw = logWrites();
+        SyncIo.write(lw, 0, MemorySegment.ofArray(new byte[4 * BLOCK]).fill((byte) 1));
+        write(lw, 8 * BLOCK, 3);
+        writeFua(lw, BLOCK, 2);
+        writeFua(lw, 8 * BLOCK, 4);
+        SyncIo.flush(lw);
+        assertThat(logged()).as("the FUA writes first; of the older writes only what they did not overwrite, after them")
+                .containsExactly("write 8+8 FUA", "write 64+8 FUA", "write 0+8", "write 16+16", "flush");
+
+        Disk replica = Disk.memory("replica", 4L << 20, DiskConfig.DEFAULT);
+        WriteLog log = WriteLog.open(logDisk);
+        LogReplayer.replay(log, replica, 0, log.entryCount() - 1);
+        MemorySegment got = MemorySegment.ofArray(new byte[BLOCK]);
+        int[] expected = {1, 2, 1, 1};
+        for (int i = 0; i < expected.length; i++) {
+            SyncIo.read(replica, (long) i * BLOCK, got);
+            assertThat(got.mismatch(block(expected[i]))).as("block %d", i).isEqualTo(-1L);
+        }
+        SyncIo.read(replica, 8 * BLOCK, got);
+        assertThat(got.mismatch(block(4))).as("the FUA write, not the older one under it").isEqualTo(-1L);
+    }
+
+    @Test
     void readsAreNotLoggedDiscardsAndWriteZeroesAreLoggedAsDiscards() {
         MappedDevice lw = logWrites();
         write(lw, 0, 'a');
