@@ -19,8 +19,19 @@ import java.util.Set;
  */
 public final class WriteLog {
 
-    /** One entry as logged. {@code sector} and {@code sectors} are in the log's sector size. */
-    public record Entry(long index, long sector, long sectors, Set<Flag> flags, String mark, long logOffset) {
+    /** One entry as logged. {@code sector} and {@code sectors} are in the log's {@code sectorSize}. */
+    public record Entry(long index, long sector, long sectors, Set<Flag> flags, String mark, long logOffset,
+                        int sectorSize) {
+
+        /** The first byte of the logged device the entry covers. */
+        public long offset() {
+            return sector * sectorSize;
+        }
+
+        /** The bytes it covers. */
+        public long length() {
+            return sectors * sectorSize;
+        }
 
         public boolean is(Flag f) {
             return flags.contains(f);
@@ -175,7 +186,7 @@ public final class WriteLog {
             throw damaged(index, "sectors " + Long.toUnsignedString(start) + "+" + Long.toUnsignedString(count)
                     + " are out of range");
         }
-        Entry e = new Entry(index, start, count, flags, mark, at);
+        Entry e = new Entry(index, start, count, flags, mark, at, sectorSize);
         if (e.hasData() && at + sectorSize + count * sectorSize > device.sizeBytes()) {
             throw damaged(index, "its " + count + " sectors of data run past the end of " + device.name());
         }
