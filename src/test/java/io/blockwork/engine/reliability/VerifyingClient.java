@@ -102,6 +102,9 @@ final class VerifyingClient {
     private final AtomicLong flushErrors = new AtomicLong();
     private final AtomicLong wrongData = new AtomicLong();
     private final List<String> wrongSamples = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicLong opsDone = new AtomicLong();
+    private volatile long actionAt = -1;
+    private volatile Runnable action;
 
     VerifyingClient(BlockDevice device, Config config, DurabilityListener listener) {
         if (config.blocks() * BLOCK > device.sizeBytes()) {
@@ -134,6 +137,16 @@ final class VerifyingClient {
         }
         SyncIo.flush(device);
         listener.durable(blocks, gens);
+    }
+
+    /**
+     * Runs {@code what} once, on the client thread that completes the {@code ops}-th operation of
+     * the run, while the other threads keep going: a fault injected under load.
+     */
+    VerifyingClient at(long ops, Runnable what) {
+        this.action = what;
+        this.actionAt = ops;
+        return this;
     }
 
     /** Runs every thread's operations and returns when all are done. */
@@ -189,6 +202,9 @@ final class VerifyingClient {
         List<Integer> dirty = new ArrayList<>();
         int writesSinceFlush = 0;
         for (long op = 0; op < config.opsPerThread(); op++) {
+            if (opsDone.incrementAndGet() == actionAt) {
+                action.run();
+            }
             int b = first + rng.nextInt(config.blocksPerThread());
             if (rng.nextInt(100) < config.readPercent()) {
                 read(b, buf, scratch);
