@@ -69,6 +69,9 @@ public final class FlakeyTarget implements Target {
     private static final ArgBound FLAGS = new ArgBound(0, ArgBound.UINT_MAX, "Invalid corrupt bio flags mask");
     private static final ArgBound PROBABILITY = new ArgBound(0, PROBABILITY_BASE, "Invalid random corrupt argument");
     private static final ArgBound ERROR_PROBABILITY = new ArgBound(0, PROBABILITY_BASE, "Invalid random error argument");
+    /** The features that take one probability, in the order {@code parseFeatures} keeps them. */
+    private static final List<String> RANDOM_FEATURES =
+            List.of("random_read_corrupt", "random_write_corrupt", "random_read_error", "random_write_error");
 
     private static final long REQ_SYNC = 1L << 11;
     private static final long REQ_FUA = 1L << 17;
@@ -159,7 +162,8 @@ public final class FlakeyTarget implements Target {
             return Features.ALL_IO_ERRORS;
         }
         boolean errorReads = false, dropWrites = false, errorWrites = false, corruptWrites = false;
-        long corruptByte = 0, corruptFlags = 0, randomRead = 0, randomWrite = 0, readError = 0, writeError = 0;
+        long corruptByte = 0, corruptFlags = 0;
+        long[] random = new long[RANDOM_FEATURES.size()];
         int corruptValue = 0;
         while (argc > 0) {
             String name = args.next("Insufficient feature arguments");
@@ -204,39 +208,20 @@ public final class FlakeyTarget implements Target {
                     corruptFlags = args.readUnsigned(FLAGS);
                     argc -= 4;
                 }
-                case "random_read_corrupt", "random_write_corrupt" -> {
-                    boolean read = name.equalsIgnoreCase("random_read_corrupt");
-                    if (read ? randomRead > 0 : randomWrite > 0) {
+                case "random_read_corrupt", "random_write_corrupt", "random_read_error", "random_write_error" -> {
+                    int k = RANDOM_FEATURES.indexOf(name.toLowerCase(java.util.Locale.ROOT));
+                    if (random[k] > 0) {
                         throw new TargetException("Feature " + name + " duplicated");
                     } else if (argc < 1) {
                         throw new TargetException("Feature " + name + " requires a parameter");
                     }
-                    long p = args.readUnsigned(PROBABILITY);
-                    if (read) {
-                        randomRead = p;
-                    } else {
-                        randomWrite = p;
-                    }
-                    argc--;
-                }
-                case "random_read_error", "random_write_error" -> {
-                    boolean read = name.equalsIgnoreCase("random_read_error");
-                    if (read ? readError > 0 : writeError > 0) {
-                        throw new TargetException("Feature " + name + " duplicated");
-                    } else if (argc < 1) {
-                        throw new TargetException("Feature " + name + " requires a parameter");
-                    }
-                    long p = args.readUnsigned(ERROR_PROBABILITY);
-                    if (read) {
-                        readError = p;
-                    } else {
-                        writeError = p;
-                    }
+                    random[k] = args.readUnsigned(k < 2 ? PROBABILITY : ERROR_PROBABILITY);
                     argc--;
                 }
                 default -> throw new TargetException("Unrecognised flakey feature requested: '" + name + "'");
             }
         }
+        long randomRead = random[0], randomWrite = random[1], readError = random[2], writeError = random[3];
         boolean corruptsWrites = (corruptByte > 0 && corruptWrites) || randomWrite > 0;
         boolean corruptsReads = (corruptByte > 0 && !corruptWrites) || randomRead > 0;
         if (dropWrites && corruptsWrites) {
