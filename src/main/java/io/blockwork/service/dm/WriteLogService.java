@@ -10,7 +10,11 @@ import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -119,6 +123,10 @@ public class WriteLogService {
         Claimed c = management.apply(changes -> {
             WriteLog log = open(device);
             BlockDevice onto = registry.device(target);
+            if (builtOn(onto, log.device())) {
+                throw ProblemException.invalid("target", target + " is built on " + device
+                        + ": replaying onto it would overwrite the log being read");
+            }
             long first = request.startEntry() == null ? 0 : request.startEntry();
             if (first < 0 || first > log.entryCount()) {
                 throw ProblemException.invalid("startEntry", "startEntry must be 0.." + log.entryCount()
@@ -206,6 +214,22 @@ public class WriteLogService {
                         .with("sizeBytes", onto.sizeBytes());
             }
         }
+    }
+
+    /** Whether {@code top} sends I/O to {@code device}, directly or through the devices below it. */
+    private static boolean builtOn(BlockDevice top, BlockDevice device) {
+        Deque<BlockDevice> todo = new ArrayDeque<>(top.lowerDevices());
+        Set<BlockDevice> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        while (!todo.isEmpty()) {
+            BlockDevice d = todo.pop();
+            if (d == device) {
+                return true;
+            }
+            if (seen.add(d)) {
+                todo.addAll(d.lowerDevices());
+            }
+        }
+        return false;
     }
 
     private WriteLog open(String device) {

@@ -152,5 +152,14 @@ class WriteLogApiTest {
         assertThat(read("wl-b-rep", 0)).as("nothing was replayed").isEqualTo(new byte[4096]);
         mvc.perform(delete("/api/v1/disks/wl-b-log").with(admin()))
                 .andExpect(problem(409, "device-busy")); // the log-writes device holds its log device
+
+        mvc.perform(delete("/api/v1/dm/devices/wl-b-lw").with(admin())).andExpect(status().isNoContent());
+        mvc.perform(createDm("wl-b-above", "0 2048 linear wl-b-log 0\n")).andExpect(status().isCreated());
+        mvc.perform(replay("wl-b-log", "{\"target\":\"wl-b-above\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("would overwrite the log")));
+        mvc.perform(get(LOGS + "wl-b-log").with(viewer()))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.marks[1].name").value("dm-log-writes-end"));
     }
 }
