@@ -18,7 +18,7 @@ import java.util.Objects;
 
 /**
  * An md array: a block device made of member devices by a {@link Personality} (linear, raid0,
- * raid1, raid10), with mdadm's management operations and, for the redundant levels, a
+ * raid1, raid10, raid4/5/6), with mdadm's management operations and, for the redundant levels, a
  * {@link SyncDaemon} for resync, recovery and scrubbing.
  *
  * <p>The I/O path: the block core has checked and split the bio at the personality's boundary;
@@ -62,6 +62,8 @@ public final class MdArray extends AbstractBlockDevice {
             case RAID1 -> new Raid1(members, slots.size(), smallest, clean);
             case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.size(), spec.chunkBytes() >>> 9,
                     smallest >>> 9), clean, spec.strategies().barrier());
+            case RAID4, RAID5, RAID6 -> new Raid5(members, ParityGeometry.of(spec.level(), spec.parity().layout(),
+                    slots.size(), spec.chunkBytes(), smallest), clean, spec.parity().stripeCacheSize());
         };
         for (int i = 0; i < slots.size(); i++) {
             BlockDevice d = slots.get(i);
@@ -74,11 +76,14 @@ public final class MdArray extends AbstractBlockDevice {
         for (BlockDevice d : present) {
             l = l.stack(d.limits());
         }
+        if (personality instanceof Raid5 r5) {
+            l = l.withMaxIo(Math.max(l.maxIoBytes(), r5.maxIoBytes()));
+        }
         this.limits = l.withBoundary(personality.boundaryBytes());
         this.flush = ArrayFlush.create(spec.strategies().flush(), this);
         members.survivalRule(personality::survives);
-        this.daemon = personality instanceof Mirrored m
-                ? new SyncDaemon(spec.name(), m, members, spec.speed(), this::userRequests, this::changed) : null;
+        this.daemon = personality instanceof Redundancy r
+                ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, this::changed) : null;
         members.onFailure(() -> {
             wakeDaemon();
             changed();
@@ -99,7 +104,8 @@ public final class MdArray extends AbstractBlockDevice {
 
     /**
      * {@code mdadm --assemble} of an existing array: {@code slots} in slot order with null for a
-     * missing member (redundant levels only), plus spares. No resync. {@code memberBytes} is the
+     * missing member (redundant levels only), plus spares. No resync, except for a parity array
+     * whose spec does not assume it clean (it was not stopped cleanly). {@code memberBytes} is the
      * array's earlier {@link MdDetail#usedDevSizeBytes()} (0 to compute it from the members).
      * Missing members leave the array degraded, or inactive with the reason in its detail (an
      * inactive array takes no spares; they stay free).
@@ -107,7 +113,8 @@ public final class MdArray extends AbstractBlockDevice {
     public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
                                    List<? extends BlockDevice> spares, long memberBytes) {
         checkMembers(spec.level(), slots, true);
-        MdArray array = new MdArray(spec, slots, memberBytes, true);
+        // A parity array assembled dirty resyncs (and, degraded, refuses to rebuild unsynced stripes).
+        MdArray array = new MdArray(spec, slots, memberBytes, !spec.level().parity() || spec.assumeClean());
         if (array.inactiveReason() == null) {
             for (BlockDevice spare : spares) {
                 array.add(spare);
@@ -322,7 +329,23 @@ public final class MdArray extends AbstractBlockDevice {
         }
     }
 
+    /**
+     * raid4/5/6: sets the stripe cache's size in stripe heads (md's {@code stripe_cache_size});
+     * idle heads beyond it are dropped.
+     */
+    public void stripeCacheSize(int heads) {
+        if (!(personality instanceof Raid5 r5)) {
+            throw new MdStateException("stripeCacheSize", spec.level().label() + " has no stripe cache");
+        }
+        r5.stripeCacheSize(heads);
+    }
+
     /* ---- Status ---- */
+
+    /** raid4/5/6's stripe cache and parity counters; null for the other levels. */
+    public ParityStatus parityStatus() {
+        return personality instanceof Raid5 r5 ? ParityStatus.of(r5) : null;
+    }
 
     /** {@code mdadm --detail}. */
     public MdDetail detail() {
@@ -338,7 +361,7 @@ public final class MdArray extends AbstractBlockDevice {
      * disagree above the resync point (an array assembled again later must resync again).
      */
     public boolean resyncPending() {
-        return personality instanceof Mirrored m && m.resyncPoint() != Long.MAX_VALUE;
+        return personality instanceof Redundancy r && r.syncedTo() != Long.MAX_VALUE;
     }
 
     /** Why the array serves no I/O, or null if it does. */

@@ -9,6 +9,8 @@ import io.blockwork.engine.md.MdArrays;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MdStateException;
 import io.blockwork.engine.md.MdStrategies;
+import io.blockwork.engine.md.ParityLayout;
+import io.blockwork.engine.md.ParitySpec;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.persistence.array.ArrayMemberRecord;
@@ -135,7 +137,7 @@ class ArrayRestorer implements RestorableSource {
     private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
                           Map<ArrayMemberRecord, String> missing) {
         try {
-            if (record.isResyncPending() && slots.stream().allMatch(Objects::nonNull)) {
+            if (!spec.assumeClean() && slots.stream().allMatch(Objects::nonNull)) {
                 MdArray array = arrays.create(spec.withAssumeClean(false), slots);
                 try {
                     spares.forEach(s -> arrays.add(spec.name(), s));
@@ -185,12 +187,22 @@ class ArrayRestorer implements RestorableSource {
         }
     }
 
+    /**
+     * The initial resync had not finished, or a parity array was not stopped cleanly: some stripe
+     * may hold new data beside old parity, so the parity is recomputed (md without a bitmap).
+     */
+    private static boolean mustResync(ArrayRecord r, MdLevel level) {
+        return r.isResyncPending() || (level.parity() && r.isDirty());
+    }
+
     static MdArraySpec spec(ArrayRecord r) {
         MdLevel level = MdLevel.fromLabel(r.getLevel());
+        Integer code = r.getLayoutCode();
         return new MdArraySpec(r.getName(), level, r.getChunkBytes(),
-                r.getLayoutCode() == null ? null : Raid10Layout.fromCode(r.getLayoutCode()),
+                code == null || level.parity() ? null : Raid10Layout.fromCode(code),
                 new MdStrategies(FlushStrategy.fromLabel(r.getFlushStrategy()),
                         BarrierStrategy.fromLabel(r.getBarrierStrategy())),
-                new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !r.isResyncPending());
+                new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !mustResync(r, level),
+                level.parity() ? new ParitySpec(ParityLayout.fromCode(code), r.getStripeCacheSize()) : null);
     }
 }

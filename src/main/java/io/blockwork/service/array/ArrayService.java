@@ -1,12 +1,12 @@
 package io.blockwork.service.array;
 
+import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdArrays;
 import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MemberState;
-import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
@@ -80,7 +80,9 @@ public class ArrayService {
         MdArraySpec spec = MdErrors.call(() -> MdArraySpec.parse(c.name(), c.level(), c.chunkBytes(), c.layout(),
                 c.flushStrategy(), c.barrierStrategy()));
         SpeedLimits speed = speedLimits(c.speedMinBytes(), c.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
-        MdArraySpec withSpeed = spec.withSpeed(speed).withAssumeClean(c.assumeClean());
+        MdArraySpec withCache = c.stripeCacheSize() == null ? spec
+                : MdErrors.call(() -> spec.withStripeCacheSize(c.stripeCacheSize()));
+        MdArraySpec withSpeed = withCache.withSpeed(speed).withAssumeClean(c.assumeClean());
         return management.apply(changes -> {
             registry.requireFree(c.name());
             Map<String, String> seen = new HashMap<>();
@@ -107,10 +109,11 @@ public class ArrayService {
             }
             MdDetail detail = array.detail();
             ArrayRecord record = new ArrayRecord(c.name(), spec.level().label(), detail.raidDevices(),
-                    spec.chunkBytes(), spec.layout() == null ? null : spec.layout().code(),
+                    spec.chunkBytes(), spec.layoutCode(),
                     detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
                     array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
             record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
+            record.setStripeCacheSize(withSpeed.parity() == null ? null : withSpeed.parity().stripeCacheSize());
             MemberRows.write(record, array, this::kindOf);
             return view(save(record));
         });
@@ -297,6 +300,29 @@ public class ArrayService {
         recorder.close();
         for (MdArray a : arrays.list()) {
             arrays.stop(a.name());
+            if (a.spec().level().parity()) {
+                markClean(a);
+            }
+        }
+    }
+
+    /**
+     * After a parity array stopped: its members' caches are flushed and its row says it stopped
+     * cleanly, so the next start trusts its parity (md writes a clean superblock at stop).
+     */
+    private void markClean(MdArray array) {
+        try {
+            for (var member : array.lowerDevices()) {
+                SyncIo.flush(member);
+            }
+            management.run(changes -> repository.findByName(array.name()).ifPresent(r -> {
+                r.setDirty(false);
+                repository.saveAndFlush(r);
+            }));
+        } catch (RuntimeException e) {
+            // Left dirty: the next start resyncs, which is safe.
+            System.getLogger(ArrayService.class.getName()).log(System.Logger.Level.WARNING,
+                    "could not record the clean stop of " + array.name(), e);
         }
     }
 
@@ -462,7 +488,7 @@ public class ArrayService {
         }
         Integer code = r.getLayoutCode();
         return new ArrayView(r.getName(), r.getLevel(), r.getRaidDevices(), r.getChunkBytes(),
-                code == null ? null : Raid10Layout.fromCode(code).label(), code,
+                MdArraySpec.layoutLabel(MdLevel.fromLabel(r.getLevel()), code), code, r.getStripeCacheSize(),
                 r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
                 array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
                 List.copyOf(members));
