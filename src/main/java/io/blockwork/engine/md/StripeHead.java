@@ -385,9 +385,9 @@ final class StripeHead {
             long[] need = new long[disks];
             rebuild = 0;
             for (Req r : batch) {
-                long m = touched(r.off(), r.len()) & ~valid[r.disk()];
+                long m = touched(r.off(), r.len());
                 if (readers[r.disk()] != null) {
-                    need[r.disk()] |= m;
+                    need[r.disk()] |= m & ~valid[r.disk()];
                 } else {
                     rebuild |= m;
                 }
@@ -397,9 +397,11 @@ final class StripeHead {
                     end(out, IoStatus.IO_ERROR, 0, null);
                     return;
                 }
+                // Rebuilt from what the members hold now, not from the cache: a read answered from
+                // pages while every member is failing would hide the failure from the caller.
                 for (int d = 0; d < disks; d++) {
                     if (readers[d] != null) {
-                        need[d] |= rebuild & ~valid[d];
+                        need[d] |= rebuild;
                     }
                 }
                 level.reconstructions.increment();
