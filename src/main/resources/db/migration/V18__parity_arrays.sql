@@ -8,3 +8,6 @@ ALTER TABLE arrays ADD COLUMN stripe_cache_size INTEGER;
 -- true while the array runs; cleared by a clean stop. A parity array found dirty at start-up may
 -- have stripes whose data and parity were half written, so it resyncs (md without a bitmap).
 ALTER TABLE arrays ADD COLUMN dirty BOOLEAN DEFAULT FALSE NOT NULL;
+-- raid4/5/6's write journal (mdadm --write-journal): a block device of any kind the array holds
+ALTER TABLE arrays ADD COLUMN journal_device VARCHAR(64);
+ALTER TABLE arrays ADD COLUMN journal_kind VARCHAR(16);

@@ -40,6 +40,11 @@ final class ArrayBodies {
             @Schema(description = "raid4/5/6: stripe heads the stripe cache holds (md's stripe_cache_size), 16..32768; "
                     + "default 256", example = "256")
             Integer stripeCacheSize,
+            @Schema(description = "raid4/5/6: an active, unused block device for a write journal (mdadm's "
+                    + "--write-journal). Every stripe write is logged there before the members are written, which "
+                    + "closes the write hole: no resync after an unclean stop, and a member lost then is rebuilt "
+                    + "correctly. Without one, an uncleanly stopped parity array resyncs when it starts.", example = "d9")
+            String journal,
             @Valid ArrayStrategies strategies,
             @Schema(description = "Resync/recovery speed, per second (default md's 1000KiB..200000KiB)")
             @Valid ArraySpeedLimits speedLimits,
@@ -101,6 +106,7 @@ final class ArrayBodies {
                     + "(2 for left-symmetric)") Integer layoutCode,
             @Schema(description = "raid4/5/6: the stripe cache (size, heads in use, write paths taken); absent otherwise")
             ArrayStripeCache stripeCache,
+            @Schema(description = "raid4/5/6: the write journal; absent without one") ArrayJournal journal,
             @Schema(description = "Slots") int raidDevices,
             @Schema(description = "Attached members, spares and failed ones included") Integer totalDevices,
             @Schema(description = "In-sync members in slots") Integer activeDevices,
@@ -129,6 +135,16 @@ final class ArrayBodies {
     }
 
     record ArraySpeedLimitsView(long min, long max) {
+    }
+
+    @Schema(description = "raid4/5/6's write journal")
+    record ArrayJournal(
+            @Schema(description = "The journal's block device") String device,
+            @Schema(description = "Absent while not assembled") Long sizeBytes,
+            @Schema(description = "Space holding records not yet checkpointed") Long usedBytes,
+            @Schema(description = "Stripe writes logged since the array started") Long records,
+            @Schema(description = "Times the members were flushed and the space reused") Long checkpoints,
+            @Schema(description = "The journal failed a write: the array runs without it, the write hole open") Boolean failed) {
     }
 
     @Schema(description = "raid4/5/6's stripe cache, as md's sysfs shows it, and how writes went since the start")

@@ -7,6 +7,7 @@ import io.blockwork.api.array.ArrayBodies.ArraySyncRequest;
 import io.blockwork.api.units.ByteSize;
 import io.blockwork.engine.md.ArrayState;
 import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.JournalStatus;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.ParityStatus;
 import io.blockwork.engine.md.SyncStatus;
@@ -59,7 +60,7 @@ class ArrayController {
                 body.strategies() == null ? null : body.strategies().flush(),
                 body.strategies() == null ? null : body.strategies().barrier(),
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max()),
-                Boolean.TRUE.equals(body.assumeClean()), body.stripeCacheSize()));
+                Boolean.TRUE.equals(body.assumeClean()), body.stripeCacheSize(), body.journal()));
         return ResponseEntity.created(URI.create("/api/v1/arrays/" + created.name())).body(toBody(created));
     }
 
@@ -150,6 +151,7 @@ class ArrayController {
             return new ArrayBodies.Array(v.name(), v.level(), null, null, v.chunkBytes(), v.layout(), v.layoutCode(),
                     v.stripeCacheSize() == null ? null : new ArrayBodies.ArrayStripeCache(v.stripeCacheSize(), null, null,
                             null, null, null, null, null),
+                    v.journal() == null ? null : new ArrayBodies.ArrayJournal(v.journal(), null, null, null, null, null),
                     v.raidDevices(), null, null, null, null, null, null, null, members, spares, null, null, null,
                     v.resyncPending(), strategies, speed, v.state(), v.createdAt());
         }
@@ -159,11 +161,18 @@ class ArrayController {
                 p.stripeCacheActive(), p.stripeBytes(), p.rmwStripes(), p.rcwStripes(), p.fullStripeWrites(),
                 p.batchedWrites(), p.degradedReads());
         return new ArrayBodies.Array(v.name(), v.level(), d.sizeBytes(), d.usedDevSizeBytes(), d.chunkBytes(),
-                v.layout(), v.layoutCode(), cache, d.raidDevices(), d.totalDevices(), d.activeDevices(), d.workingDevices(),
+                v.layout(), v.layoutCode(), cache, journal(v.journal(), d.journal()), d.raidDevices(), d.totalDevices(), d.activeDevices(), d.workingDevices(),
                 d.failedDevices(), d.spareDevices(), d.state().stream().map(ArrayState::label).toList(),
                 d.inactiveReason(), members, spares, redundant ? sync(d.sync()) : null,
                 redundant ? d.lastSyncAction().label() : null, redundant ? d.mismatchSectors() : null,
                 v.resyncPending(), strategies, speed, v.state(), v.createdAt());
+    }
+
+    private static ArrayBodies.ArrayJournal journal(String device, JournalStatus j) {
+        if (j != null) {
+            return new ArrayBodies.ArrayJournal(j.device(), j.sizeBytes(), j.usedBytes(), j.records(), j.checkpoints(), j.failed());
+        }
+        return device == null ? null : new ArrayBodies.ArrayJournal(device, null, null, null, null, null);
     }
 
     private static ArrayBodies.ArraySync sync(SyncStatus s) {

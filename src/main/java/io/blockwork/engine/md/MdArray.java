@@ -49,7 +49,8 @@ public final class MdArray extends AbstractBlockDevice {
     private long writesSeen;
     private long writesChangedNanos;
 
-    private MdArray(MdArraySpec spec, List<? extends BlockDevice> slots, long memberBytes, boolean clean) {
+    private MdArray(MdArraySpec spec, List<? extends BlockDevice> slots, long memberBytes, boolean clean,
+                    BlockDevice journal, boolean replay) {
         super(spec.name());
         this.spec = spec;
         List<BlockDevice> present = slots.stream().filter(Objects::nonNull).map(BlockDevice.class::cast).toList();
@@ -63,8 +64,11 @@ public final class MdArray extends AbstractBlockDevice {
             case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.size(), spec.chunkBytes() >>> 9,
                     smallest >>> 9), clean, spec.strategies().barrier());
             case RAID4, RAID5, RAID6 -> new Raid5(members, ParityGeometry.of(spec.level(), spec.parity().layout(),
-                    slots.size(), spec.chunkBytes(), smallest), clean, spec.parity().stripeCacheSize());
+                    slots.size(), spec.chunkBytes(), smallest), clean, spec.parity().stripeCacheSize(), journal);
         };
+        if (journal != null && !(personality instanceof Raid5)) {
+            throw new MdArgumentException("journal", "only raid4/5/6 have a write journal, not " + spec.level().label());
+        }
         for (int i = 0; i < slots.size(); i++) {
             BlockDevice d = slots.get(i);
             if (d != null && spec.level() != MdLevel.LINEAR && d.sizeBytes() < personality.usedMemberBytes()) {
@@ -82,6 +86,13 @@ public final class MdArray extends AbstractBlockDevice {
         this.limits = l.withBoundary(personality.boundaryBytes());
         this.flush = ArrayFlush.create(spec.strategies().flush(), this);
         members.survivalRule(personality::survives);
+        if (personality instanceof Raid5 r5 && r5.journal != null) {
+            if (replay) {
+                r5.journal.replay(slots);
+            } else {
+                r5.journal.format();
+            }
+        }
         this.daemon = personality instanceof Redundancy r
                 ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, this::changed) : null;
         members.onFailure(() -> {
@@ -96,8 +107,17 @@ public final class MdArray extends AbstractBlockDevice {
      * start with a resync unless the spec assumes the members clean.
      */
     public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members) {
+        return create(spec, members, null);
+    }
+
+    /**
+     * {@code mdadm --create --write-journal}: as {@link #create(MdArraySpec, List)}, raid4/5/6
+     * with a write journal on {@code journal} (null for none), which is formatted.
+     */
+    public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members, BlockDevice journal) {
         checkMembers(spec.level(), members, false);
-        MdArray array = new MdArray(spec, members, 0, spec.assumeClean());
+        checkJournal(journal, members);
+        MdArray array = new MdArray(spec, members, 0, spec.assumeClean(), journal, false);
         array.startDaemon();
         return array;
     }
@@ -112,9 +132,20 @@ public final class MdArray extends AbstractBlockDevice {
      */
     public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
                                    List<? extends BlockDevice> spares, long memberBytes) {
+        return assemble(spec, slots, spares, memberBytes, null);
+    }
+
+    /**
+     * As {@link #assemble(MdArraySpec, List, List, long)} with the array's write journal (null for
+     * none): its records are written to the members first, after which an array stopped uncleanly
+     * needs no resync (its spec may then assume it clean).
+     */
+    public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
+                                   List<? extends BlockDevice> spares, long memberBytes, BlockDevice journal) {
         checkMembers(spec.level(), slots, true);
+        checkJournal(journal, slots);
         // A parity array assembled dirty resyncs (and, degraded, refuses to rebuild unsynced stripes).
-        MdArray array = new MdArray(spec, slots, memberBytes, !spec.level().parity() || spec.assumeClean());
+        MdArray array = new MdArray(spec, slots, memberBytes, !spec.level().parity() || spec.assumeClean(), journal, true);
         if (array.inactiveReason() == null) {
             for (BlockDevice spare : spares) {
                 array.add(spare);
@@ -142,6 +173,12 @@ public final class MdArray extends AbstractBlockDevice {
         }
         if (seen.isEmpty()) {
             throw new MdArgumentException("members", "no member is present");
+        }
+    }
+
+    private static void checkJournal(BlockDevice journal, List<? extends BlockDevice> members) {
+        if (journal != null && members.contains(journal)) {
+            throw new MdArgumentException("journal", journal.name() + " is also a member");
         }
     }
 
@@ -178,7 +215,22 @@ public final class MdArray extends AbstractBlockDevice {
     /** Every attached member device, spares and failed ones included (sysfs's {@code slaves}). */
     @Override
     public Collection<BlockDevice> lowerDevices() {
-        return members.all().stream().map(Member::device).toList();
+        List<BlockDevice> out = new java.util.ArrayList<>(members.all().stream().map(Member::device).toList());
+        BlockDevice j = journal();
+        if (j != null) {
+            out.add(j);
+        }
+        return out;
+    }
+
+    /** raid4/5/6's write-journal device, or null. */
+    public BlockDevice journal() {
+        return personality instanceof Raid5 r5 && r5.journal != null ? r5.journal.device() : null;
+    }
+
+    /** The write journal's state, or null without one. */
+    public JournalStatus journalStatus() {
+        return personality instanceof Raid5 r5 && r5.journal != null ? r5.journal.status() : null;
     }
 
     /** A member's flush failed: status for the parent flush (the flush strategies' shared rule). */

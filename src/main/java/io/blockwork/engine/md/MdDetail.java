@@ -23,12 +23,14 @@ import java.util.stream.Collectors;
  * @param mismatchSectors md's mismatch_cnt after the last resync, check or repair
  * @param members every slot in order (empty ones as REMOVED), then spares and failed members
  * @param parity raid4/5/6's stripe cache and write paths; null for the other levels
+ * @param journal raid4/5/6's write journal; null without one
  */
 public record MdDetail(String name, String level, long sizeBytes, long usedDevSizeBytes, long chunkBytes,
                        String layout, int layoutCode, int raidDevices, int totalDevices, int activeDevices,
                        int workingDevices, int failedDevices, int spareDevices, Set<ArrayState> state,
                        String inactiveReason, SyncStatus sync, SyncAction lastSyncAction, long mismatchSectors, MdStrategies strategies,
-                       SpeedLimits speed, List<MemberDetail> members, ParityStatus parity) {
+                       SpeedLimits speed, List<MemberDetail> members, ParityStatus parity,
+                       JournalStatus journal) {
 
     /**
      * One row of mdadm --detail's device table.
@@ -109,7 +111,8 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
                 t.width(), total, active, total - failed, failed, spares, Collections.unmodifiableSet(state), reason,
                 paused && !sync.paused() ? sync.paused(true) : sync, d == null ? SyncAction.IDLE : d.lastAction(),
                 d == null ? 0 : d.mismatchSectors(),
-                spec.strategies(), d == null ? spec.speed() : d.limits(), List.copyOf(rows), array.parityStatus());
+                spec.strategies(), d == null ? spec.speed() : d.limits(), List.copyOf(rows), array.parityStatus(),
+                array.journalStatus());
     }
 
     private static MemberDetail row(Member m) {

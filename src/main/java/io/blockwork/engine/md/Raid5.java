@@ -3,6 +3,7 @@ package io.blockwork.engine.md;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.Plug;
 import io.blockwork.engine.block.PlugTarget;
@@ -46,6 +47,8 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     /** Bytes of each member one stripe head covers. */
     final int stripeBytes;
     final int blocksPerHead;
+    /** Optional write journal on its own device (md's raid5-cache, write-through); null without one. */
+    final StripeJournal journal;
     private final long rowBytes;
     private volatile long syncedTo;
 
@@ -56,7 +59,11 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     final LongAdder batchedWrites = new LongAdder();
     final LongAdder reconstructions = new LongAdder();
 
-    Raid5(MemberSet members, ParityGeometry geo, boolean clean, int stripeCacheSize) {
+    /**
+     * @param journal a device for the write journal, or null; when given, every stripe write is
+     *        logged to it before the members are written
+     */
+    Raid5(MemberSet members, ParityGeometry geo, boolean clean, int stripeCacheSize, BlockDevice journal) {
         this.members = members;
         this.geo = geo;
         this.kernel = geo.level() == MdLevel.RAID6 ? ParitySelection.raid6Kernel() : ParitySelection.xorKernel();
@@ -64,6 +71,7 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
         this.blocksPerHead = stripeBytes / BLOCK;
         this.rowBytes = geo.rowBytes();
         this.cache = new StripeCache(this, stripeCacheSize);
+        this.journal = journal == null ? null : StripeJournal.on(journal, geo.disks(), stripeBytes, this::slotDevices);
         this.syncedTo = clean ? Long.MAX_VALUE : 0;
     }
 
@@ -208,6 +216,15 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
             done += n;
         }
         bio.endio();
+    }
+
+    /** The device in each slot (null for an empty one), for the journal's checkpoints. */
+    private List<BlockDevice> slotDevices() {
+        List<BlockDevice> out = new ArrayList<>();
+        for (Member m : members.table().slots()) {
+            out.add(m == null ? null : m.device());
+        }
+        return out;
     }
 
     /** A member that can read {@code [addr, addr+len)} of slot {@code disk}: the slot's, else its replacement. */

@@ -121,6 +121,8 @@ final class StripeHead {
     private long union;
     private long rebuild;
     private boolean rmw;
+    /** The write batch went through the journal and must retire its record when done. */
+    private boolean journaled;
 
     StripeHead(Raid5 level, long key) {
         this.level = level;
@@ -234,7 +236,12 @@ final class StripeHead {
                 level.cache.release(this, 1);
             });
         } else {
+            boolean retire = journaled;
+            journaled = false;
             out.add(() -> {
+                if (retire) {
+                    level.journal.retire();
+                }
                 for (Req r : done) {
                     r.bio().endio(status);
                 }
@@ -690,6 +697,9 @@ final class StripeHead {
      */
     private void writeOut(long[] mask, BioFlags flags, Member only, List<Runnable> out) {
         MemberSet.Table t = level.members.table();
+        boolean journaled = level.journal != null && kind == Kind.WRITE;
+        List<Runnable> submits = new ArrayList<>();
+        List<StripeJournal.Entry> entries = new ArrayList<>();
         for (int d = 0; d < disks; d++) {
             if (mask[d] == 0) {
                 continue;
@@ -697,17 +707,30 @@ final class StripeHead {
             Member[] targets = only != null ? new Member[] {only} : new Member[] {t.slots()[d], t.replacements()[d]};
             MemorySegment page = page(d);
             int disk = d;
+            boolean logged = false;
             for (Member m : targets) {
                 if (m == null || !m.writable()) {
                     continue;
+                }
+                if (journaled && !logged) {
+                    logged = true;
+                    forRuns(mask[d], (off, len) -> entries.add(new StripeJournal.Entry(disk, (int) off, (int) len,
+                            page.asSlice(off, len))));
                 }
                 forRuns(mask[d], (off, len) -> {
                     inFlight++;
                     MemberIo io = new MemberIo(this, m, disk, 0);
                     Bio b = Bio.of(BioOp.WRITE, addr + off, len, flags, page.asSlice(off, len), io);
-                    out.add(() -> m.device().submit(b));
+                    submits.add(() -> m.device().submit(b));
                 });
             }
+        }
+        if (journaled && !submits.isEmpty()) {
+            // Write-through journal: the members are written only once the record is durable.
+            this.journaled = true;
+            out.add(() -> level.journal.append(key, entries, () -> submits.forEach(Runnable::run)));
+        } else {
+            out.addAll(submits);
         }
     }
 

@@ -64,6 +64,12 @@ public class ArrayRecord {
     @Column(name = "stripe_cache_size")
     private Integer stripeCacheSize;
 
+    @Column(name = "journal_device", length = 64)
+    private String journalDevice;
+
+    @Column(name = "journal_kind", length = 16)
+    private String journalKind;
+
     @Column(name = "dirty", nullable = false)
     private boolean dirty;
 
@@ -157,6 +163,20 @@ public class ArrayRecord {
 
     public void setStripeCacheSize(Integer stripeCacheSize) {
         this.stripeCacheSize = stripeCacheSize;
+    }
+
+    /** raid4/5/6's write-journal device (any block device kind), or null. */
+    public String getJournalDevice() {
+        return journalDevice;
+    }
+
+    public String getJournalKind() {
+        return journalKind;
+    }
+
+    public void setJournalDevice(String device, String kind) {
+        this.journalDevice = device;
+        this.journalKind = kind;
     }
 
     /** True while the array runs, until a clean stop: a dirty parity array resyncs when assembled. */

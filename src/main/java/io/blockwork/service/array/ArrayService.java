@@ -92,7 +92,10 @@ public class ArrayService {
             for (int i = 0; i < c.spares().size(); i++) {
                 requireJoiner("spares[" + i + "]", c.spares().get(i), seen);
             }
-            MdArray array = MdErrors.call(() -> arrays.create(withSpeed, c.members()));
+            if (c.journal() != null) {
+                requireJoiner("journal", c.journal(), seen);
+            }
+            MdArray array = MdErrors.call(() -> arrays.create(withSpeed, c.members(), c.journal()));
             changes.undoOnRollback(() -> arrays.stop(c.name()));
             // watched before the rows are written: a change in between is in the rows or queued after them
             recorder.watch(array);
@@ -114,6 +117,7 @@ public class ArrayService {
                     array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
             record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
             record.setStripeCacheSize(withSpeed.parity() == null ? null : withSpeed.parity().stripeCacheSize());
+            record.setJournalDevice(c.journal(), c.journal() == null ? null : kindOf(c.journal()));
             MemberRows.write(record, array, this::kindOf);
             return view(save(record));
         });
@@ -148,6 +152,9 @@ public class ArrayService {
             Holder holder = holder(name);
             for (ArrayMemberRecord m : record.getMembers()) {
                 release(m.getDeviceName(), holder, changes);
+            }
+            if (record.getJournalDevice() != null) {
+                release(record.getJournalDevice(), holder, changes);
             }
             repository.delete(record);
             repository.flush();
@@ -489,6 +496,7 @@ public class ArrayService {
         Integer code = r.getLayoutCode();
         return new ArrayView(r.getName(), r.getLevel(), r.getRaidDevices(), r.getChunkBytes(),
                 MdArraySpec.layoutLabel(MdLevel.fromLabel(r.getLevel()), code), code, r.getStripeCacheSize(),
+                r.getJournalDevice(),
                 r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
                 array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
                 List.copyOf(members));

@@ -12,6 +12,7 @@ import java.util.List;
  *
  * @param layout raid10's layout name ({@code n2}), raid4/5/6's ({@code left-symmetric}), else null
  * @param stripeCacheSize raid4/5/6's stripe cache size in stripe heads, else null
+ * @param journal raid4/5/6's write-journal device, else null
  * @param speedMinBytes resync/recovery floor, bytes per second
  * @param speedMaxBytes resync/recovery ceiling, bytes per second
  * @param detail null while the array is not assembled
@@ -20,7 +21,7 @@ import java.util.List;
  * @param resyncPending the initial resync has not finished
  */
 public record ArrayView(String name, String level, int raidDevices, long chunkBytes, String layout, Integer layoutCode,
-                        Integer stripeCacheSize, String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
+                        Integer stripeCacheSize, String journal, String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
                         boolean resyncPending, ObjectState state, Instant createdAt, MdDetail detail,
                         List<MemberView> members) {
 
