@@ -1,11 +1,13 @@
 package io.blockwork.engine.md;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * md's stripe cache ({@code stripe_cache_size}): at most {@link #capacity()} {@link StripeHead}s,
@@ -30,6 +32,11 @@ final class StripeCache {
     private record Parked(long key, StripeHead.Req req) {}
 
     private final Raid5 level;
+    /**
+     * Pages of evicted heads, reused by new ones (md allocates its stripe pages once): a random
+     * write then costs no fresh allocation. Lock-free, since heads take pages under their own lock.
+     */
+    private final ConcurrentLinkedQueue<MemorySegment> freePages = new ConcurrentLinkedQueue<>();
     private final Object lock = new Object();
     /** Guarded by lock. */
     private final Map<Long, StripeHead> heads = new HashMap<>();
@@ -133,9 +140,22 @@ final class StripeCache {
         return h;
     }
 
+    /**
+     * Caller holds lock. The eldest idle head goes; its pages are pooled (it is idle: its last
+     * operation's writes to them happened before the release that made it idle, under this lock).
+     */
     private void evictEldest() {
         StripeHead eldest = idle.removeFirst();
         heads.remove(eldest.key);
+        if (freePages.size() < capacity * 2) {
+            eldest.givePages(freePages);
+        }
+    }
+
+    /** A page for a head: a pooled one (its old bytes are never read: validity says so) or a new one. */
+    MemorySegment page() {
+        MemorySegment p = freePages.poll();
+        return p != null ? p : MemorySegment.ofArray(new byte[level.stripeBytes]);
     }
 
     /** Drops {@code n} references taken by {@link #attach} or {@link #sync}; may attach parked requests. */

@@ -768,10 +768,20 @@ final class StripeHead {
     private MemorySegment page(int d) {
         MemorySegment p = pages[d];
         if (p == null) {
-            p = MemorySegment.ofArray(new byte[level.stripeBytes]);
+            p = level.cache.page();
             pages[d] = p;
         }
         return p;
+    }
+
+    /** Hands this evicted head's pages to {@code pool}; called by the cache, with the head idle. */
+    void givePages(java.util.Queue<MemorySegment> pool) {
+        for (int d = 0; d < disks; d++) {
+            if (pages[d] != null) {
+                pool.add(pages[d]);
+                pages[d] = null;
+            }
+        }
     }
 
     /** Blocks touched by {@code [off, off+len)}. */
