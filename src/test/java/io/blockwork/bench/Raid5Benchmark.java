@@ -53,7 +53,7 @@ final class Raid5Benchmark {
             t.row(k.name(), "raid5 XOR (P)", xor, xor / memcpy);
             t.row(k.name(), "raid6 P+Q", pq, pq / memcpy);
         }
-        ParitySelection.Selection s = ParitySelection.selection();
+        ParitySelection.Selection s = ParitySelection.awaitSelection();
         t.row("chosen at start-up", "xor " + s.xorAlgorithm() + ", raid6 " + s.raid6Algorithm(), s.xorMBps(), s.xorMBps() / memcpy);
         t.print();
     }

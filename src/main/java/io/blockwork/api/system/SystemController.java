@@ -28,10 +28,10 @@ class SystemController {
     SystemController(ObjectProvider<BuildProperties> build, StartupAssembler assembler, NbdServerLifecycle nbd) {
         BuildProperties b = build.getIfAvailable();
         // Without build-info (a run from an IDE that skipped the Maven goal) the version is unknown.
-        // The parity benchmark runs here, once, at start-up (the kernel's raid6 algorithm selection at boot).
         this.info = new SystemInfo("blockwork", b == null ? "unknown" : b.getVersion(),
-                b == null ? null : b.getTime(), Runtime.version().toString(), DeviceIoService.MAX_TRANSFER_BYTES, null,
-                ParityInfo.of(ParitySelection.selection()));
+                b == null ? null : b.getTime(), Runtime.version().toString(), DeviceIoService.MAX_TRANSFER_BYTES, null, null);
+        // The parity benchmark starts with the service (the kernel's raid6 algorithm selection at boot).
+        ParitySelection.start();
         this.assembler = assembler;
         this.nbd = nbd;
     }
@@ -39,7 +39,8 @@ class SystemController {
     @GetMapping
     @Operation(summary = "Version, limits, the NBD server's address and the parity algorithms chosen at start-up")
     SystemInfo info() {
-        return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port())).orElse(null));
+        return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port())).orElse(null))
+                .withParity(ParityInfo.of(ParitySelection.selection()));
     }
 
     @GetMapping("/assembly")
@@ -55,10 +56,15 @@ class SystemController {
         SystemInfo withNbd(NbdServerInfo n) {
             return new SystemInfo(name, version, buildTime, java, maxTransferBytes, n, parity);
         }
+
+        SystemInfo withParity(ParityInfo p) {
+            return new SystemInfo(name, version, buildTime, java, maxTransferBytes, nbd, p);
+        }
     }
 
     @Schema(description = "The parity algorithms raid4/5/6 use, chosen as the kernel's raid6 algorithm selection "
-            + "does: each candidate computes XOR and P+Q over 4 x 64 KiB for a moment and the fastest wins")
+            + "does: each candidate computes XOR and P+Q over 4 x 64 KiB for a moment (per CPU second, on a thread "
+            + "beside the service's start) and the fastest wins")
     record ParityInfo(
             @Schema(description = "raid4/5's XOR", example = "vector-256") String xor,
             @Schema(description = "Data MB/s (10^6 bytes) of the chosen XOR on one core") long xorMBps,
@@ -67,10 +73,12 @@ class SystemController {
             @Schema(description = "Data MB/s of the chosen P+Q generation on one core") long raid6MBps,
             @Schema(description = "True if the JVM has the Vector API (--add-modules jdk.incubator.vector)")
             boolean vectorAvailable,
+            @Schema(description = "True while the start-up benchmark still runs: until then the scalar code is used")
+            boolean measuring,
             @Schema(description = "Every candidate's figures") List<ParityCandidate> candidates) {
         static ParityInfo of(ParitySelection.Selection s) {
             return new ParityInfo(s.xorAlgorithm(), Math.round(s.xorMBps()), s.raid6Algorithm(), Math.round(s.raid6MBps()),
-                    s.vectorAvailable(), s.candidates().stream()
+                    s.vectorAvailable(), s.measuring(), s.candidates().stream()
                     .map(c -> new ParityCandidate(c.name(), Math.round(c.xorMBps()), Math.round(c.raid6MBps()))).toList());
         }
     }

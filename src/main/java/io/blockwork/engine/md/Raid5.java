@@ -42,8 +42,12 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
 
     final MemberSet members;
     final ParityGeometry geo;
-    final ParityKernel kernel;
     final StripeCache cache;
+    /** The parity code to use now: the scalar code until the start-up benchmark has chosen. */
+    ParityKernel kernel() {
+        return geo.level() == MdLevel.RAID6 ? ParitySelection.raid6Kernel() : ParitySelection.xorKernel();
+    }
+
     /** Bytes of each member one stripe head covers. */
     final int stripeBytes;
     final int blocksPerHead;
@@ -66,7 +70,7 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     Raid5(MemberSet members, ParityGeometry geo, boolean clean, int stripeCacheSize, BlockDevice journal) {
         this.members = members;
         this.geo = geo;
-        this.kernel = geo.level() == MdLevel.RAID6 ? ParitySelection.raid6Kernel() : ParitySelection.xorKernel();
+        ParitySelection.start();
         this.stripeBytes = (int) Math.min(DEFAULT_STRIPE, geo.chunkBytes());
         this.blocksPerHead = stripeBytes / BLOCK;
         this.rowBytes = geo.rowBytes();

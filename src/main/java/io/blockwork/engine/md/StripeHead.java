@@ -123,6 +123,9 @@ final class StripeHead {
     private boolean rmw;
     /** The write batch went through the journal and must retire its record when done. */
     private boolean journaled;
+    /** During a full-stripe write from the callers' buffers: each data member's source, else null. */
+    private MemorySegment[] direct;
+    private long[] directOff;
 
     StripeHead(Raid5 level, long key) {
         this.level = level;
@@ -306,6 +309,10 @@ final class StripeHead {
                 rmwReads += Long.bitCount(need);
             }
             rmw = rmwOk && rmwReads < rcwReads;
+            if (rmw) {
+                // Nothing is rebuilt for rmw: the other members were not read, so their pages may be stale.
+                rebuild = 0;
+            }
             long[] need = rmw ? rmwNeed : rcwNeed;
             if (rmw) {
                 level.rmwStripes.increment();
@@ -333,6 +340,13 @@ final class StripeHead {
                 }
             }
             boolean fua = false;
+            Req[] whole = rmw || rebuild != 0 ? null : wholePages();
+            if (whole != null) {
+                // Every data member is overwritten whole by one request: parity straight from the
+                // callers' buffers, members written from them too, no copy (md's skip_copy).
+                fullStripeFromBuffers(whole, out);
+                return;
+            }
             for (Req r : batch) {
                 MemorySegment page = page(r.disk());
                 if (r.op() == BioOp.WRITE) {
@@ -373,6 +387,62 @@ final class StripeHead {
             }
         }
         end(out, IoStatus.OK, 0, null);
+    }
+
+    /** The one write request covering each data member's whole page, or null if the batch is not like that. */
+    private Req[] wholePages() {
+        Req[] whole = new Req[disks];
+        for (Req r : batch) {
+            if (r.op() != BioOp.WRITE || r.off() != 0 || r.len() != level.stripeBytes || whole[r.disk()] != null) {
+                return null;
+            }
+            whole[r.disk()] = r;
+        }
+        for (int d = 0; d < disks; d++) {
+            if (!isParity(d) && whole[d] == null) {
+                return null;
+            }
+        }
+        return whole;
+    }
+
+    /** Caller holds the lock. A full-stripe write from the requests' buffers. */
+    private void fullStripeFromBuffers(Req[] whole, List<Runnable> out) {
+        int width = level.geo.syndromeWidth();
+        MemorySegment[] data = new MemorySegment[width];
+        long[] offs = new long[width];
+        boolean fua = false;
+        direct = new MemorySegment[disks];
+        directOff = new long[disks];
+        for (int d = 0; d < disks; d++) {
+            Req r = whole[d];
+            if (r == null) {
+                continue;
+            }
+            fua |= r.bio().fua();
+            direct[d] = r.bio().data();
+            directOff[d] = r.dataOff();
+            data[slot[d]] = direct[d];
+            offs[slot[d]] = directOff[d];
+            // The page no longer holds the member's bytes.
+            valid[d] = 0;
+        }
+        if (qd < 0) {
+            level.kernel().xor(data, offs, width, page(pd), 0, level.stripeBytes);
+        } else {
+            level.kernel().genSyndrome(data, offs, width, page(pd), 0, page(qd), 0, level.stripeBytes);
+            valid[qd] = all;
+        }
+        valid[pd] = all;
+        if (batch.size() > 1) {
+            level.batchedWrites.add(batch.size() - 1);
+        }
+        long[] toWrite = new long[disks];
+        java.util.Arrays.fill(toWrite, all);
+        stage = 2;
+        writeOut(toWrite, fua ? BioFlags.FUA : BioFlags.NONE, null, out);
+        direct = null;
+        directOff = null;
     }
 
     private boolean fullStripe(long[] full) {
@@ -543,9 +613,9 @@ final class StripeHead {
                 offs[i] = off;
             }
             if (q == null) {
-                level.kernel.xor(data, offs, width, p, off, len);
+                level.kernel().xor(data, offs, width, p, off, len);
             } else {
-                level.kernel.genSyndrome(data, offs, width, p, off, q, off, len);
+                level.kernel().genSyndrome(data, offs, width, p, off, q, off, len);
             }
         });
     }
@@ -558,7 +628,7 @@ final class StripeHead {
             long[] offs = new long[1];
             forRuns(mask, (off, len) -> {
                 offs[0] = off;
-                level.kernel.xorInto(one, offs, 1, page(pd), off, len);
+                level.kernel().xorInto(one, offs, 1, page(pd), off, len);
             });
             return;
         }
@@ -568,7 +638,7 @@ final class StripeHead {
         data[s] = src;
         forRuns(mask, (off, len) -> {
             offs[s] = off;
-            level.kernel.xorSyndrome(data, offs, s, s, page(pd), off, page(qd), off, len);
+            level.kernel().xorSyndrome(data, offs, s, s, page(pd), off, page(qd), off, len);
         });
     }
 
@@ -602,7 +672,7 @@ final class StripeHead {
             int count = n;
             forRuns(mask, (off, len) -> {
                 java.util.Arrays.fill(offs, off);
-                level.kernel.xor(srcs, offs, count, page(x), off, len);
+                level.kernel().xor(srcs, offs, count, page(x), off, len);
             });
         } else if (lost.size() == 1 && qOk) {
             // Data and P lost: Q' without x, then Dx = (Q ^ Q') / g^x.
@@ -614,7 +684,7 @@ final class StripeHead {
             int inv = Gf256.inv(Gf256.pow2(slot[x]));
             forRuns(mask, (off, len) -> {
                 java.util.Arrays.fill(offs, off);
-                level.kernel.genSyndrome(data, offs, width, tmpP, off, tmpQ, off, len);
+                level.kernel().genSyndrome(data, offs, width, tmpP, off, tmpQ, off, len);
                 xorRange(page(qd), tmpQ, off, len);
                 Gf256.mulInto(inv, tmpQ, off, page(x), off, len);
             });
@@ -631,7 +701,7 @@ final class StripeHead {
             long[] offs = new long[width];
             forRuns(mask, (off, len) -> {
                 java.util.Arrays.fill(offs, off);
-                level.kernel.genSyndrome(data, offs, width, tmpP, off, tmpQ, off, len);
+                level.kernel().genSyndrome(data, offs, width, tmpP, off, tmpQ, off, len);
                 xorRange(page(pd), tmpP, off, len);
                 xorRange(page(qd), tmpQ, off, len);
                 Gf256.recoverTwoData(sx, sy, tmpP, off, tmpQ, off, page(dx), off, page(dy), off, len);
@@ -657,7 +727,7 @@ final class StripeHead {
 
     /** {@code into ^= from} over a range (degraded raid6 only). */
     private void xorRange(MemorySegment from, MemorySegment into, long off, long len) {
-        level.kernel.xorInto(new MemorySegment[] {from}, new long[] {off}, 1, into, off, len);
+        level.kernel().xorInto(new MemorySegment[] {from}, new long[] {off}, 1, into, off, len);
     }
 
     /* ---- Member I/O ---- */
@@ -705,7 +775,9 @@ final class StripeHead {
                 continue;
             }
             Member[] targets = only != null ? new Member[] {only} : new Member[] {t.slots()[d], t.replacements()[d]};
-            MemorySegment page = page(d);
+            boolean fromCaller = direct != null && direct[d] != null;
+            MemorySegment page = fromCaller ? direct[d] : page(d);
+            long base = fromCaller ? directOff[d] : 0;
             int disk = d;
             boolean logged = false;
             for (Member m : targets) {
@@ -715,12 +787,12 @@ final class StripeHead {
                 if (journaled && !logged) {
                     logged = true;
                     forRuns(mask[d], (off, len) -> entries.add(new StripeJournal.Entry(disk, (int) off, (int) len,
-                            page.asSlice(off, len))));
+                            page.asSlice(base + off, len))));
                 }
                 forRuns(mask[d], (off, len) -> {
                     inFlight++;
                     MemberIo io = new MemberIo(this, m, disk, 0);
-                    Bio b = Bio.of(BioOp.WRITE, addr + off, len, flags, page.asSlice(off, len), io);
+                    Bio b = Bio.of(BioOp.WRITE, addr + off, len, flags, page.asSlice(base + off, len), io);
                     submits.add(() -> m.device().submit(b));
                 });
             }

@@ -84,7 +84,9 @@ class ParityArrayApiTest {
 
     @Test
     void theSystemShowsTheParityAlgorithmsChosenAtStartUp() throws Exception {
+        io.blockwork.engine.md.parity.ParitySelection.awaitSelection();
         mvc.perform(get("/api/v1/system").with(viewer())).andExpect(status().isOk())
+                .andExpect(jsonPath("$.parity.measuring").value(false))
                 .andExpect(jsonPath("$.parity.xor").isString())
                 .andExpect(jsonPath("$.parity.raid6").isString())
                 .andExpect(jsonPath("$.parity.xorMBps").isNumber())

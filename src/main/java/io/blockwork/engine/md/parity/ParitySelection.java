@@ -6,6 +6,9 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Which {@link ParityKernel} the arrays use, chosen once per process by a short benchmark, as the
@@ -14,11 +17,16 @@ import java.util.List;
  * wins. The Vector API candidate exists only when the {@code jdk.incubator.vector} module is in
  * the boot layer ({@code --add-modules jdk.incubator.vector}); without it the scalar code runs.
  *
+ * <p>Unlike the kernel's, this benchmark runs beside the service on a thread of its own
+ * ({@link #start}): arrays use the scalar code until it has chosen, then switch (a kernel is read
+ * per operation), and {@code GET /api/v1/system} shows "measuring" until then.
+ *
  * <p>A JIT compiles Java parity code while it runs, so each candidate is warmed up before it is
  * timed (the kernel times compiled code): many short calls first, since the JIT compiles a method
  * after enough calls and interpreted Vector API code is a hundred times slower than compiled. Time
  * is this thread's CPU time, not the clock's, so a busy machine slows the choice down without
- * skewing it: about 0.5 s of CPU per candidate on a quiet machine.
+ * skewing it, and the timing pauses between slices so that the JIT's own threads get the CPU:
+ * a few seconds on a quiet machine, longer on a busy one.
  */
 public final class ParitySelection {
 
@@ -26,9 +34,12 @@ public final class ParitySelection {
     static final int DATA = 4;
     static final int BLOCK = 64 * 1024;
     private static final long WARM_NANOS = 150_000_000L;
-    private static final long TIMED_NANOS = 20_000_000L;
+    private static final long TIMED_NANOS = 10_000_000L;
+    /** Fewest timed slices: long enough (with the pauses) for a queued compilation to land. */
+    private static final int MIN_TIMED_SLICES = 10;
+    private static final long YIELD_NANOS = 40_000_000L;
     /** Most timed slices one measurement takes while its speed still rises. */
-    private static final int MAX_TIMED_SLICES = 40;
+    private static final int MAX_TIMED_SLICES = 100;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Warm-up calls work on this much, so the JIT sees many calls early (it compiles by call count). */
     private static final int WARM_LEN = 512;
@@ -41,29 +52,59 @@ public final class ParitySelection {
      * speeds and every candidate's.
      */
     public record Selection(String xorAlgorithm, double xorMBps, String raid6Algorithm, double raid6MBps,
-                            boolean vectorAvailable, List<Measured> candidates) {}
-
-    private static final class Holder {
-        static final Chosen CHOSEN = choose();
-    }
+                            boolean vectorAvailable, boolean measuring, List<Measured> candidates) {}
 
     private record Chosen(ParityKernel xor, ParityKernel raid6, Selection selection) {}
 
+    private static final ScalarParity SCALAR = new ScalarParity();
+    /** Until the benchmark has run: the scalar code, which needs no warm-up. */
+    private static volatile Chosen chosen = new Chosen(SCALAR, SCALAR,
+            new Selection(SCALAR.name(), 0, SCALAR.name(), 0, vectorAvailable(), true, List.of()));
+    private static final CountDownLatch DONE = new CountDownLatch(1);
+    private static final AtomicBoolean STARTED = new AtomicBoolean();
+
     private ParitySelection() {}
 
-    /** The benchmark's result; runs it on first use. */
+    /**
+     * Starts the benchmark on a thread of its own, once per process (later calls do nothing).
+     * Arrays run the scalar code until it has chosen and then switch, so nothing waits for it.
+     */
+    public static void start() {
+        if (STARTED.compareAndSet(false, true)) {
+            Thread.ofPlatform().daemon().name("parity-selection").start(() -> {
+                try {
+                    chosen = choose();
+                } finally {
+                    DONE.countDown();
+                }
+            });
+        }
+    }
+
+    /** Starts the benchmark if need be and waits for its choice (benchmarks, tests). */
+    public static Selection awaitSelection() {
+        start();
+        try {
+            DONE.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return chosen.selection();
+    }
+
+    /** The choice so far: {@link Selection#measuring()} until the benchmark has run. */
     public static Selection selection() {
-        return Holder.CHOSEN.selection();
+        return chosen.selection();
     }
 
-    /** The kernel raid4/5 use. */
+    /** The kernel raid4/5 use now. */
     public static ParityKernel xorKernel() {
-        return Holder.CHOSEN.xor();
+        return chosen.xor();
     }
 
-    /** The kernel raid6 uses. */
+    /** The kernel raid6 uses now. */
     public static ParityKernel raid6Kernel() {
-        return Holder.CHOSEN.raid6();
+        return chosen.raid6();
     }
 
     /** True if the Vector API module was given to this JVM. */
@@ -91,7 +132,7 @@ public final class ParitySelection {
         int bestXor = indexOfMax(figures, Comparator.comparingDouble(Measured::xorMBps));
         int bestQ = indexOfMax(figures, Comparator.comparingDouble(Measured::raid6MBps));
         Selection s = new Selection(figures.get(bestXor).name(), figures.get(bestXor).xorMBps(),
-                figures.get(bestQ).name(), figures.get(bestQ).raid6MBps(), vectorAvailable(), List.copyOf(figures));
+                figures.get(bestQ).name(), figures.get(bestQ).raid6MBps(), vectorAvailable(), false, List.copyOf(figures));
         System.getLogger(ParitySelection.class.getName()).log(System.Logger.Level.INFO,
                 "parity: xor " + s.xorAlgorithm() + " (" + Math.round(s.xorMBps()) + " MB/s), raid6 "
                         + s.raid6Algorithm() + " (" + Math.round(s.raid6MBps()) + " MB/s)");
@@ -135,8 +176,13 @@ public final class ParitySelection {
         // machine shows up as a jump, and the compiled speed is the one that counts.
         double best = 0;
         int calm = 0;
+        int slices = 0;
         long spent = 0;
-        while (calm < 3 && spent < MAX_TIMED_SLICES * timedNanos) {
+        while ((calm < 3 || slices < MIN_TIMED_SLICES) && spent < MAX_TIMED_SLICES * timedNanos) {
+            slices++;
+            // A moment off the CPU between slices, so that a compilation queued behind other
+            // work on a busy machine can finish (the JIT compiles on its own threads).
+            LockSupport.parkNanos(YIELD_NANOS);
             long start = cpuNanos();
             long rounds = run(k, raid6, data, offs, p, q, timedNanos, BLOCK);
             long took = Math.max(1, cpuNanos() - start);

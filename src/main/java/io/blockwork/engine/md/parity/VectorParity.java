@@ -8,8 +8,9 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The Vector API version (jdk.incubator.vector), at the machine's preferred width: the kernel's
- * SSE2/AVX2/AVX-512 code in one source. Multiply by {2} per byte lane is
- * {@code (v << 1) ^ ((v >> 7) & 0x1d)} with an arithmetic shift, branch-free. Ranges shorter
+ * SSE2/AVX2/AVX-512 code in one source. Multiply by {2} per byte lane is {@code (v + v)} with 0x1d
+ * XORed into the lanes whose top bit was set (a compare and a blend), branch-free, as the
+ * kernel's SSE code does it. Ranges shorter
  * than a vector (a tail) fall back to {@link ScalarParity}.
  */
 final class VectorParity implements ParityKernel {
@@ -18,9 +19,15 @@ final class VectorParity implements ParityKernel {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final ScalarParity TAIL = new ScalarParity();
 
+    private static final ByteVector POLY = ByteVector.broadcast(S, (byte) 0x1d);
+    private static final ByteVector ZERO = ByteVector.zero(S);
+
+    /**
+     * {2} times each byte: {@code v + v} shifts every lane left (x86 has byte adds but no byte
+     * shifts), and the lanes whose top bit was set (negative as signed bytes) take 0x1d in.
+     */
     static ByteVector mul2(ByteVector v) {
-        return v.lanewise(VectorOperators.LSHL, 1).lanewise(VectorOperators.XOR,
-                v.lanewise(VectorOperators.ASHR, 7).lanewise(VectorOperators.AND, (byte) 0x1d));
+        return v.add(v).lanewise(VectorOperators.XOR, ZERO.blend(POLY, v.compare(VectorOperators.LT, (byte) 0)));
     }
 
     private static ByteVector load(MemorySegment s, long off) {
@@ -38,8 +45,24 @@ final class VectorParity implements ParityKernel {
 
     @Override
     public void xor(MemorySegment[] srcs, long[] offs, int n, MemorySegment dst, long dstOff, long len) {
+        int w = S.vectorByteSize();
         long end = body(len);
-        for (long i = 0; i < end; i += S.vectorByteSize()) {
+        long i = 0;
+        // Two vectors per step: two independent XOR chains keep the load ports busy.
+        for (; i + 2L * w <= end; i += 2L * w) {
+            ByteVector a = ByteVector.zero(S);
+            ByteVector b = ByteVector.zero(S);
+            for (int s = 0; s < n; s++) {
+                MemorySegment src = srcs[s];
+                if (src != null) {
+                    a = a.lanewise(VectorOperators.XOR, load(src, offs[s] + i));
+                    b = b.lanewise(VectorOperators.XOR, load(src, offs[s] + i + w));
+                }
+            }
+            a.intoMemorySegment(dst, dstOff + i, LE);
+            b.intoMemorySegment(dst, dstOff + i + w, LE);
+        }
+        for (; i < end; i += w) {
             ByteVector v = ByteVector.zero(S);
             for (int s = 0; s < n; s++) {
                 if (srcs[s] != null) {
@@ -73,8 +96,33 @@ final class VectorParity implements ParityKernel {
     @Override
     public void genSyndrome(MemorySegment[] data, long[] offs, int width, MemorySegment p, long pOff,
                             MemorySegment q, long qOff, long len) {
+        int w = S.vectorByteSize();
         long end = body(len);
-        for (long i = 0; i < end; i += S.vectorByteSize()) {
+        long i = 0;
+        for (; i + 2L * w <= end; i += 2L * w) {
+            ByteVector p0 = ByteVector.zero(S);
+            ByteVector p1 = ByteVector.zero(S);
+            ByteVector q0 = ByteVector.zero(S);
+            ByteVector q1 = ByteVector.zero(S);
+            for (int z = width - 1; z >= 0; z--) {
+                q0 = mul2(q0);
+                q1 = mul2(q1);
+                MemorySegment d = data[z];
+                if (d != null) {
+                    ByteVector d0 = load(d, offs[z] + i);
+                    ByteVector d1 = load(d, offs[z] + i + w);
+                    p0 = p0.lanewise(VectorOperators.XOR, d0);
+                    p1 = p1.lanewise(VectorOperators.XOR, d1);
+                    q0 = q0.lanewise(VectorOperators.XOR, d0);
+                    q1 = q1.lanewise(VectorOperators.XOR, d1);
+                }
+            }
+            p0.intoMemorySegment(p, pOff + i, LE);
+            p1.intoMemorySegment(p, pOff + i + w, LE);
+            q0.intoMemorySegment(q, qOff + i, LE);
+            q1.intoMemorySegment(q, qOff + i + w, LE);
+        }
+        for (; i < end; i += w) {
             ByteVector wp = ByteVector.zero(S);
             ByteVector wq = ByteVector.zero(S);
             for (int z = width - 1; z >= 0; z--) {
