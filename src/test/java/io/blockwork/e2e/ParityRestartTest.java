@@ -1,5 +1,8 @@
 package io.blockwork.e2e;
 
+import static io.blockwork.e2e.ArrayRestartTest.array;
+import static io.blockwork.e2e.ArrayRestartTest.created;
+import static io.blockwork.e2e.ArrayRestartTest.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -23,21 +26,6 @@ class ParityRestartTest {
 
     private static final Duration LONG = Duration.ofSeconds(90);
     private static final int MIB = 1 << 20;
-
-    private static void created(ServiceClient api, String path, String json) throws Exception {
-        var response = api.postJson(path, json);
-        assertThat(response.statusCode()).as("%s %s: %s", path, json, response.body()).isIn(200, 201);
-    }
-
-    private static Map<String, Object> array(ServiceClient api, String name) throws Exception {
-        return Json.parseObject(api.get("/api/v1/arrays/" + name).body());
-    }
-
-    private static byte[] read(ServiceClient api, String device, long offset, int length) throws Exception {
-        var r = api.getBytes("/api/v1/devices/" + device + "/data?offset=" + offset + "&length=" + length);
-        assertThat(r.statusCode()).isEqualTo(200);
-        return r.body();
-    }
 
     private static boolean dirty(Path dataDir, String array) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + dataDir + "/blockwork", "sa", "");
