@@ -134,4 +134,41 @@ class MdContractTest {
             return f.underTest();
         }
     }
+
+    @Nested
+    class Raid5 extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(MdFixture.spec(MdLevel.RAID5).withChunk(64 * 1024), 4, 8 * MIB).underTest();
+        }
+    }
+
+    @Nested
+    class Raid5Degraded extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            MdFixture f = MdFixture.of(MdFixture.spec(MdLevel.RAID5).withChunk(64 * 1024), 4, 8 * MIB);
+            f.array.fail(f.disk(1).name());
+            return f.underTest();
+        }
+    }
+
+    @Nested
+    class Raid6DoublyDegraded extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            MdFixture f = MdFixture.of(MdFixture.spec(MdLevel.RAID6).withChunk(32 * 1024), 5, 8 * MIB);
+            f.array.fail(f.disk(0).name());
+            f.array.fail(f.disk(3).name());
+            return f.underTest();
+        }
+    }
+
+    @Nested
+    class Raid4 extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(MdFixture.spec(MdLevel.RAID4).withChunk(16 * 1024), 3, 8 * MIB).underTest();
+        }
+    }
 }

@@ -45,7 +45,7 @@ class MdStatTest {
         org.awaitility.Awaitility.await().until(() -> md1.detail().activeDevices() == 2 && md1.detail().sync().action() == SyncAction.IDLE);
         String text = MdStat.render(List.of(md0, md1, md2, md3));
         assertThat(text).isEqualTo("""
-                Personalities : [linear] [raid0] [raid1] [raid10]\s
+                Personalities : [linear] [raid0] [raid1] [raid10] [raid4] [raid5] [raid6]\s
                 md0 : active raid10 sdd[3] sdc[2] sdb[1] sda[0]
                       16384 blocks super non-persistent 64K chunks 2 near-copies [4/4] [UUUU]
                      \s
