@@ -1,5 +1,6 @@
 package io.blockwork.e2e;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * FUA write, a mark, an overwrite and a flush logged in that order, a replay to the mark and one on
  * to the end, and the loop over every flush and FUA point.
  */
+@Tag("real-client")
 class LogWritesWalkthroughTest {
 
     @TempDir

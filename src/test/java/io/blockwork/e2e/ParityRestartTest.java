@@ -1,5 +1,6 @@
 package io.blockwork.e2e;
 
+import org.junit.jupiter.api.Tag;
 import static io.blockwork.e2e.ArrayRestartTest.array;
 import static io.blockwork.e2e.ArrayRestartTest.created;
 import static io.blockwork.e2e.ArrayRestartTest.read;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * stop that was not clean (the row still says "dirty", as a kill -9 leaves it) makes the array
  * resync when it starts, unless it has a write journal, whose replay makes every stripe whole.
  */
+@Tag("real-client")
 class ParityRestartTest {
 
     private static final Duration LONG = Duration.ofSeconds(90);

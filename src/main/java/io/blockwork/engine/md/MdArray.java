@@ -30,6 +30,10 @@ import java.util.Objects;
  *
  * <p>An array becomes inactive when some data has no in-sync copy left (it then fails all I/O,
  * and {@link MdDetail#inactiveReason()} says why) or when it is stopped.
+ *
+ * <p>Size note: over 400 lines because mdadm's management operations (fail, remove, add, replace,
+ * re-add, sync actions, stop) all change the member table under the array's one lock; the level
+ * maths lives in the personalities and the sync loop in {@link SyncDaemon}.
  */
 public final class MdArray extends AbstractBlockDevice {
 

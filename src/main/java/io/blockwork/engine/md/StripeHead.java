@@ -38,6 +38,10 @@ import java.util.concurrent.locks.LockSupport;
  *       the work loops instead of recursing. Member I/O is submitted and bios completed outside
  *       the head's lock.
  * </ul>
+ *
+ * <p>Size note: over 400 lines because the head's one state machine (plan, read, rebuild,
+ * compute, write, complete) serves writes, reads and sync requests under one lock and over one
+ * set of pages; split across files, that lock's invariants would be too.
  */
 final class StripeHead {
 

@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import org.junit.jupiter.api.Tag;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * disjoint ranges (so each sector's writes are ordered) that share stripes (so the parity of one
  * writer's stripe is half-updated by another's).
  */
+@Tag("contract")
 class ParityCrashTest {
 
     private static final int SECTOR = 512;

@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blockwork.engine.block.SyncIo;
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * where md puts it, parity included. The expectation comes from {@link ParityModel}, written from
  * md(4)'s description of the layouts; the members are read directly.
  */
+@Tag("unit")
 class ParityPlacementTest {
 
     private static final int CHUNK = 8192;

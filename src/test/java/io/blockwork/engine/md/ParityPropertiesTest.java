@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -26,6 +27,7 @@ import net.jqwik.api.constraints.Size;
  * included; spares rebuilt into the empty slots then hold exactly what {@link ParityModel} says
  * those members must hold.
  */
+@Tag("unit")
 class ParityPropertiesTest {
 
     private static final int CHUNK = 8192;

@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -23,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** The stripe cache's choices (rmw, rcw, full stripes, batching), its size, scrubbing and failure handling. */
+@Tag("unit")
 class ParityStripeTest {
 
     private static final long MIB = 1L << 20;

@@ -1,5 +1,6 @@
 package io.blockwork.engine.reliability;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blockwork.engine.block.Bio;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * durable before it must be on every copy. {@code -Dblockwork.reliability.scale=N} runs N times
  * the operations (docs/reliability.md).
  */
+@Tag("contract")
 class CrashReplaySuiteTest {
 
     static final int SCALE = Integer.getInteger("blockwork.reliability.scale", 1);

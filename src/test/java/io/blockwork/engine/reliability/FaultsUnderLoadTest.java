@@ -1,5 +1,6 @@
 package io.blockwork.engine.reliability;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * mdadm's {@code 01r5integ}: each member of a redundant array failed in turn leaves the array's
  * checksum unchanged. {@code -Dblockwork.reliability.scale=N} runs N times the operations.
  */
+@Tag("contract")
 class FaultsUnderLoadTest {
 
     static final VerifyingClient.Config CLIENT =

@@ -1,5 +1,6 @@
 package io.blockwork.engine.md.parity;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
@@ -7,6 +8,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Every kernel agrees with the definitions (XOR; Q = sum g^z D_z), and lib/raid6's recovery inverts them. */
+@Tag("unit")
 class ParityKernelTest {
 
     private static MemorySegment random(Random r, int len) {

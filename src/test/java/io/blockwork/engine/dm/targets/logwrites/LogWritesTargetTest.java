@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm.targets.logwrites;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** dm-log-writes: what reaches the log, when, and in which order; the on-disk format; its failures. */
+@Tag("unit")
 class LogWritesTargetTest {
 
     private static final int BLOCK = 4096;
