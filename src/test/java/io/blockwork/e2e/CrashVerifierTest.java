@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * durable block and a lost acknowledged change, and passes again once the damage is undone. The
  * service stays up here; the damage is done behind the driver's back, as a crash would do it.
  */
+@Tag("api")
 class CrashVerifierTest {
 
     @Test

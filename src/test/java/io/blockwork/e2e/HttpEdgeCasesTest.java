@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.TestInstance;
  * Requests refused before Blockwork's controllers see them, through the real servlet container:
  * they too are answered with a problem+json body, never the container's HTML page or a 500.
  */
+@Tag("api")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HttpEdgeCasesTest {
 

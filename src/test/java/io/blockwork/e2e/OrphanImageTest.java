@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.support.TempDataDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * committing its row (or between committing a delete and removing the image). Start-up removes
  * it, so it neither lingers nor blocks the name; images of configured disks are kept.
  */
+@Tag("api")
 class OrphanImageTest {
 
     @Test

@@ -9,6 +9,8 @@ import io.blockwork.engine.md.MdArrays;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MdStateException;
 import io.blockwork.engine.md.MdStrategies;
+import io.blockwork.engine.md.ParityLayout;
+import io.blockwork.engine.md.ParitySpec;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.persistence.array.ArrayMemberRecord;
@@ -75,8 +77,11 @@ class ArrayRestorer implements RestorableSource {
 
     private Restorable restorable(ArrayRecord record) {
         String name = record.getName();
-        Set<Ref> members = record.getMembers().stream()
-                .map(m -> new Ref(m.getDeviceKind(), m.getDeviceName())).collect(Collectors.toSet());
+        Set<Ref> members = new java.util.HashSet<>(record.getMembers().stream()
+                .map(m -> new Ref(m.getDeviceKind(), m.getDeviceName())).collect(Collectors.toSet()));
+        if (record.getJournalDevice() != null) {
+            members.add(new Ref(record.getJournalKind(), record.getJournalDevice()));
+        }
         return new Restorable(new Ref(DeviceKind.ARRAY.label(), name), Set.of(), members,
                 () -> assemble(name),
                 state -> unavailable(name, state));
@@ -146,7 +151,8 @@ class ArrayRestorer implements RestorableSource {
     private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
                           List<MdArrays.FaultyMember> faulty, Map<ArrayMemberRecord, String> missing) {
         try {
-            if (record.isResyncPending() && slots.stream().allMatch(Objects::nonNull)) {
+            // With a journal the array is always assembled: create would format the journal unread.
+            if (!spec.assumeClean() && slots.stream().allMatch(Objects::nonNull) && record.getJournalDevice() == null) {
                 MdArray array = arrays.create(spec.withAssumeClean(false), slots);
                 try {
                     spares.forEach(s -> arrays.add(spec.name(), s));
@@ -156,7 +162,8 @@ class ArrayRestorer implements RestorableSource {
                 }
                 return array;
             }
-            return arrays.assemble(spec, slots, spares, faulty, record.getFormerSlots(), record.getMemberBytes());
+            return arrays.assemble(spec, slots, spares, faulty, record.getFormerSlots(), record.getMemberBytes(),
+                    record.getJournalDevice());
         } catch (MdArgumentException | MdStateException e) {
             throw new IllegalStateException(e.getMessage() + describe(missing), e);
         }
@@ -195,24 +202,40 @@ class ArrayRestorer implements RestorableSource {
      */
     private void claimMembers(ArrayRecord record) {
         Holder holder = ArrayService.holder(record.getName());
-        for (ArrayMemberRecord m : record.getMembers()) {
-            if (registry.find(m.getDeviceName()).isPresent()) {
+        List<String> owned = new ArrayList<>();
+        record.getMembers().forEach(m -> owned.add(m.getDeviceName()));
+        if (record.getJournalDevice() != null) {
+            owned.add(record.getJournalDevice());
+        }
+        for (String device : owned) {
+            if (registry.find(device).isPresent()) {
                 try {
-                    registry.claim(m.getDeviceName(), holder, ArrayService.MEMBER_CLAIM);
+                    registry.claim(device, holder, ArrayService.MEMBER_CLAIM);
                 } catch (ProblemException e) {
                     LOG.log(System.Logger.Level.WARNING, "array " + record.getName() + " cannot own its member "
-                            + m.getDeviceName() + ": " + e.getMessage());
+                            + device + ": " + e.getMessage());
                 }
             }
         }
     }
 
+    /**
+     * The initial resync had not finished, or a parity array without a journal was not stopped
+     * cleanly: some stripe may hold new data beside old parity, so the parity is recomputed (md
+     * without a bitmap). A journal's replay makes those stripes whole instead.
+     */
+    private static boolean mustResync(ArrayRecord r, MdLevel level) {
+        return r.isResyncPending() || (level.parity() && r.isDirty() && r.getJournalDevice() == null);
+    }
+
     static MdArraySpec spec(ArrayRecord r) {
         MdLevel level = MdLevel.fromLabel(r.getLevel());
+        Integer code = r.getLayoutCode();
         return new MdArraySpec(r.getName(), level, r.getChunkBytes(),
-                r.getLayoutCode() == null ? null : Raid10Layout.fromCode(r.getLayoutCode()),
+                code == null || level.parity() ? null : Raid10Layout.fromCode(code),
                 new MdStrategies(FlushStrategy.fromLabel(r.getFlushStrategy()),
                         BarrierStrategy.fromLabel(r.getBarrierStrategy())),
-                new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !r.isResyncPending());
+                new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !mustResync(r, level),
+                level.parity() ? new ParitySpec(ParityLayout.fromCode(code), r.getStripeCacheSize()) : null);
     }
 }

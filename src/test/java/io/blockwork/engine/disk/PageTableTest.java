@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The radix tree under memory disks: as deep as the size needs, sparse at every level. */
+@Tag("unit")
 class PageTableTest {
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.AbstractPlatformTransactionManager;
@@ -14,6 +15,7 @@ import org.springframework.transaction.support.DefaultTransactionStatus;
  * The order that makes an answer durable: commit, then sync the database to stable storage, then
  * return; a rolled-back operation has nothing to sync.
  */
+@Tag("unit")
 class ManagementOperationsDurabilityTest {
 
     private final List<String> events = new ArrayList<>();

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class TransferBudgetTest {
 
     private static final long MIB = 1 << 20;
