@@ -29,7 +29,7 @@ public class DeviceIoService {
     }
 
     public byte[] read(String name, long offset, long length) {
-        BlockDevice device = registry.device(name);
+        BlockDevice device = registry.readable(name);
         checkTransfer(length, "length");
         checkRange(device, offset, length);
         byte[] data = new byte[(int) length];

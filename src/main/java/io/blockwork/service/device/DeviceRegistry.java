@@ -165,6 +165,16 @@ public class DeviceRegistry {
         return device(entry);
     }
 
+    /**
+     * The live device for a read from outside (the REST data endpoint): any device but a hidden
+     * one, which is part of its holder. Reads take no claim, so a held device may be read.
+     */
+    public BlockDevice readable(String name) {
+        RegisteredDevice entry = require(name);
+        refuseHidden(entry);
+        return device(entry);
+    }
+
     /** Drops a claim, whatever it was; releasing one that is not there is harmless. */
     public void release(String name, Holder holder) {
         synchronized (lock) {
@@ -180,11 +190,8 @@ public class DeviceRegistry {
 
     /** The one decision who may use a device: see {@link Claim}. */
     private static void check(RegisteredDevice entry, Holder holder, Claim claim) {
-        if (claim.outside() && entry.hidden()) {
-            List<String> holders = names(entry.holders());
-            throw new ProblemException(Problem.DEVICE_BUSY, entry.name() + " is a hidden device of "
-                    + String.join(", ", holders) + ": it is part of its holder, never read or written from outside")
-                    .with("holders", holders);
+        if (claim.outside()) {
+            refuseHidden(entry);
         }
         List<Holder> inTheWay = entry.claims().entrySet().stream()
                 .filter(e -> !e.getKey().equals(holder) && !claim.compatibleWith(e.getValue()))
@@ -202,6 +209,15 @@ public class DeviceRegistry {
         };
         throw new ProblemException(Problem.DEVICE_BUSY, entry.kind().label() + " " + entry.name()
                 + " is in use by " + String.join(", ", names) + why).with("holders", names);
+    }
+
+    private static void refuseHidden(RegisteredDevice entry) {
+        if (entry.hidden()) {
+            List<String> holders = names(entry.holders());
+            throw new ProblemException(Problem.DEVICE_BUSY, entry.name() + " is a hidden device of "
+                    + String.join(", ", holders) + ": it is part of its holder, never read or written from outside")
+                    .with("holders", holders);
+        }
     }
 
     private static List<String> names(Collection<Holder> holders) {

@@ -92,6 +92,8 @@ class DeviceOwnershipTest {
                         .andExpect(problem(409, "device-busy")).andExpect(jsonPath("$.detail", containsString("hidden")));
                 mvc.perform(discard(hidden, raw)).andExpect(problem(409, "device-busy"));
             }
+            mvc.perform(readData(hidden, 0, 512)).andExpect(problem(409, "device-busy"))
+                    .andExpect(jsonPath("$.detail", containsString("hidden")));
             mvc.perform(export("own-hx", hidden, ",\"readOnly\":true")).andExpect(problem(409, "device-busy"));
             mvc.perform(export("own-hx", hidden, ",\"raw\":true")).andExpect(problem(409, "device-busy"));
             mvc.perform(createDm("own-hdm", "0 8 linear " + hidden + " 0")).andExpect(problem(409, "device-busy"));
