@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  *
  * <p>The objects: file disk {@code pv} under pool {@code p} (128 KiB extents) with volumes,
  * snapshots and exports coming and going; raid1 {@code md} over file disks {@code m0}..{@code m3}
- * whose members are failed, removed, added and re-added; extra file disks {@code x<n>}. Writes
+ * whose members are failed, removed, added and re-added; extra file disks {@code x<n>}, and raid1
+ * arrays {@code a<n>} of two of them, created and deleted. Writes
  * go to the first 64 blocks of a volume or the array (4 KiB each), FUA or followed by a flush.
  */
 final class CrashDriver {
@@ -81,12 +82,16 @@ final class CrashDriver {
     /* ---- the driver ---- */
 
     /**
-     * Runs operations until the service is gone (an I/O error on the connection). A 5xx answer
-     * is recorded as a failure and ends the run.
+     * Runs operations until the service is gone (an I/O error on the connection). After
+     * {@code steps} operations it calls {@code arm}, which schedules the kill, and goes on. A 5xx
+     * answer is recorded as a failure and ends the run.
      */
-    void runUntilGone(ServiceClient api) {
+    void runUntilGone(ServiceClient api, int steps, Runnable arm) {
         try {
-            while (failure == null) {
+            for (int i = 0; failure == null; i++) {
+                if (i == steps) {
+                    arm.run();
+                }
                 step(api);
             }
         } catch (IOException e) {
@@ -115,26 +120,30 @@ final class CrashDriver {
 
     private void step(ServiceClient api) throws IOException, InterruptedException {
         int dice = random.nextInt(100);
-        if (dice < 30) {
+        if (dice < 28) {
             write(api);
-        } else if (dice < 42) {
+        } else if (dice < 39) {
             createVolume(api);
-        } else if (dice < 50) {
+        } else if (dice < 46) {
             deleteVolume(api);
-        } else if (dice < 58) {
+        } else if (dice < 53) {
             resizeVolume(api);
-        } else if (dice < 66) {
+        } else if (dice < 60) {
             createSnapshot(api);
-        } else if (dice < 71) {
+        } else if (dice < 65) {
             deleteSnapshot(api);
-        } else if (dice < 77) {
+        } else if (dice < 71) {
             createExport(api);
-        } else if (dice < 81) {
+        } else if (dice < 75) {
             deleteExport(api);
-        } else if (dice < 85) {
+        } else if (dice < 80) {
             createDisk(api);
-        } else if (dice < 88) {
+        } else if (dice < 83) {
             deleteDisk(api);
+        } else if (dice < 87) {
+            createArray(api);
+        } else if (dice < 90) {
+            deleteArray(api);
         } else {
             changeArray(api);
         }
@@ -224,7 +233,7 @@ final class CrashDriver {
     }
 
     private void createDisk(ServiceClient api) throws IOException, InterruptedException {
-        if (model.disks.size() >= 4) {
+        if (model.disks.size() >= 6) {
             return;
         }
         String name = "x" + next++;
@@ -236,12 +245,43 @@ final class CrashDriver {
     }
 
     private void deleteDisk(ServiceClient api) throws IOException, InterruptedException {
-        String d = pick(model.disks.keySet());
+        String d = pick(freeDisks());
         if (d != null) {
             CrashModel after = model.copy();
             after.disks.remove(d);
             change("delete file disk", after, () -> api.delete("/api/v1/disks/" + d));
         }
+    }
+
+    /** A raid1 of two extra disks no array uses. */
+    private void createArray(ServiceClient api) throws IOException, InterruptedException {
+        List<String> free = freeDisks();
+        if (free.size() < 2) {
+            return;
+        }
+        String a = pick(free);
+        String b = pick(free.stream().filter(d -> !d.equals(a)).toList());
+        String name = "a" + next++;
+        CrashModel after = model.copy();
+        after.arrays.put(name, a + "," + b);
+        change("create array", after, () -> api.postJson("/api/v1/arrays", "{\"name\":\"" + name
+                + "\",\"level\":\"raid1\",\"members\":[\"" + a + "\",\"" + b + "\"],\"assumeClean\":true}"));
+    }
+
+    private void deleteArray(ServiceClient api) throws IOException, InterruptedException {
+        String a = pick(model.arrays.keySet());
+        if (a != null) {
+            CrashModel after = model.copy();
+            after.arrays.remove(a);
+            change("delete array", after, () -> api.delete("/api/v1/arrays/" + a));
+        }
+    }
+
+    /** Extra disks that no array uses. */
+    private List<String> freeDisks() {
+        Set<String> used = model.arrays.values().stream().flatMap(m -> Stream.of(m.split(",")))
+                .collect(Collectors.toSet());
+        return model.disks.keySet().stream().filter(d -> !used.contains(d)).toList();
     }
 
     /** Fail an in-sync member while both are in sync; remove a failed one; add or re-add a free disk. */
@@ -437,8 +477,17 @@ final class CrashDriver {
             }
             seen.exports.put((String) Json.at(e, "name"), (String) Json.at(e, "device"));
         }
-        for (Map<String, Object> m : members(Json.parseObject(api.get("/api/v1/arrays/" + ARRAY).body()))) {
-            seen.members.put((String) m.get("device"), "faulty".equals(m.get("state")));
+        for (Object a : (List<?>) Json.parse(api.get("/api/v1/arrays").body())) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> members = members((Map<String, Object>) a);
+            if (ARRAY.equals(Json.at(a, "name"))) {
+                for (Map<String, Object> m : members) {
+                    seen.members.put((String) m.get("device"), "faulty".equals(m.get("state")));
+                }
+            } else {
+                seen.arrays.put((String) Json.at(a, "name"), members.stream().map(m -> (String) m.get("device"))
+                        .collect(Collectors.joining(",")));
+            }
         }
         return seen.configuration();
     }

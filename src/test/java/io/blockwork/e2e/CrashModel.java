@@ -6,8 +6,8 @@ import java.util.TreeMap;
 
 /**
  * What the service acknowledged, as the crash suite's driver keeps it: the configuration it
- * changed (extra file disks, volumes of pool {@code p}, their snapshots, exports, the members of
- * array {@code md}) and every block it wrote durably (FUA, or a write whose flush was answered),
+ * changed (extra file disks, volumes of pool {@code p}, their snapshots, exports, raid1 arrays
+ * over extra disks, the members of array {@code md}) and every block it wrote durably (FUA, or a write whose flush was answered),
  * by device. A snapshot's blocks are its volume's as they were when it was taken.
  *
  * <p>Copied before each operation, so the model before and after an operation that was in flight
@@ -23,6 +23,8 @@ final class CrashModel {
     final TreeMap<String, String[]> snapshots = new TreeMap<>();
     /** Exports: name to device. */
     final TreeMap<String, String> exports = new TreeMap<>();
+    /** Arrays other than {@code md}, which come and go: name to their members' names, comma-separated. */
+    final TreeMap<String, String> arrays = new TreeMap<>();
     /** Members of the array: device to faulty. */
     final TreeMap<String, Boolean> members = new TreeMap<>();
     /** Durable blocks: device to block index to content. */
@@ -34,6 +36,7 @@ final class CrashModel {
         c.volumes.putAll(volumes);
         c.snapshots.putAll(snapshots);
         c.exports.putAll(exports);
+        c.arrays.putAll(arrays);
         c.members.putAll(members);
         blocks.forEach((device, b) -> c.blocks.put(device, new TreeMap<>(b)));
         return c;
@@ -47,6 +50,7 @@ final class CrashModel {
         snapshots.forEach((n, v) -> s.append("snapshot ").append(n).append(" of ").append(v[0]).append(' ')
                 .append(v[1]).append('\n'));
         exports.forEach((n, d) -> s.append("export ").append(n).append(" of ").append(d).append('\n'));
+        arrays.forEach((n, m) -> s.append("array ").append(n).append(" of ").append(m).append('\n'));
         members.forEach((n, faulty) -> s.append("member ").append(n).append(faulty ? " faulty" : " working")
                 .append('\n'));
         return s.toString();

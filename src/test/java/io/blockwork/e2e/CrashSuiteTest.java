@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,12 +28,18 @@ import org.junit.jupiter.api.Test;
  * repeated with {@code -Dblockwork.crash.seed=<the seed it printed>}. Each run's service logs
  * and summary are kept under {@code target/crash-suite/<seed>/}.
  */
+@Tag("real-client")
 class CrashSuiteTest {
 
     private static final int POINTS = Integer.getInteger("blockwork.crash.points", 50);
-    /** Kills land this long after the driver starts, uniformly: a few to a few dozen operations. */
-    private static final long MIN_DELAY_MILLIS = 30;
-    private static final long MAX_DELAY_MILLIS = 1500;
+    /**
+     * Each round, the driver makes 0 to this many operations, then the kill is set off to land
+     * 0 to {@link #MAX_DELAY_MILLIS} later, in one of the operations that follow. Counting
+     * operations rather than time since the start keeps rounds as long on a loaded machine, where a
+     * request takes ten times longer, as on a quiet one.
+     */
+    private static final int MAX_STEPS_BEFORE_KILL = 24;
+    private static final long MAX_DELAY_MILLIS = 300;
 
     @Test
     void acknowledgedChangesAndDurableWritesSurviveKillNine() throws Exception {
@@ -51,23 +59,30 @@ class CrashSuiteTest {
         try (ScheduledExecutorService killer = Executors.newSingleThreadScheduledExecutor()) {
             for (int point = 1; point <= POINTS; point++) {
                 ServiceProcess victim = service;
-                long delay = MIN_DELAY_MILLIS + random.nextLong(MAX_DELAY_MILLIS - MIN_DELAY_MILLIS);
-                ScheduledFuture<?> kill = killer.schedule(victim::kill, delay, TimeUnit.MILLISECONDS);
-                driver.runUntilGone(victim.client());
+                int steps = random.nextInt(MAX_STEPS_BEFORE_KILL + 1);
+                long delay = random.nextLong(MAX_DELAY_MILLIS + 1);
+                CompletableFuture<ScheduledFuture<?>> kill = new CompletableFuture<>();
+                driver.runUntilGone(victim.client(), steps,
+                        () -> kill.complete(killer.schedule(victim::kill, delay, TimeUnit.MILLISECONDS)));
                 if (driver.failure() != null) {
-                    kill.cancel(false);
+                    kill.thenAccept(k -> k.cancel(false));
                     victim.kill();
                     throw new AssertionError("kill point " + point + ": " + driver.failure() + "\nservice log:\n"
                             + ServiceProcess.tail(victim.log()));
                 }
-                kill.get();
+                if (!kill.isDone()) {
+                    throw new AssertionError("kill point " + point + ": the service went away before it was killed"
+                            + "\nservice log:\n" + ServiceProcess.tail(victim.log()));
+                }
+                kill.get().get();
                 driver.countOrphans(dataDir);
                 service = ServiceProcess.start(launcher, dataDir, runDir.resolve("start-" + point + ".log"));
                 try {
                     driver.verify(service.client(), dataDir);
                 } catch (AssertionError e) {
                     service.kill();
-                    throw new AssertionError("kill point " + point + " (seed " + seed + ", " + delay + " ms in): "
+                    throw new AssertionError("kill point " + point + " (seed " + seed + ", " + delay + " ms after "
+                            + steps + " operations): "
                             + e.getMessage() + "\nlog of the restart: " + service.log(), e);
                 }
             }
@@ -85,6 +100,7 @@ class CrashSuiteTest {
                 + driver.inFlightAtKills() + ",\"blocksVerified\":" + driver.blocksVerified()
                 + ",\"orphansSwept\":" + driver.orphansSwept() + ",\"seconds\":" + total.toSeconds() + "}");
         Files.writeString(runDir.resolve("summary.txt"), summary + "\n", StandardCharsets.UTF_8);
-        assertThat(driver.acknowledgedChanges()).as("the driver got changes acknowledged").isGreaterThan(POINTS);
+        assertThat(driver.acknowledgedChanges()).as("the driver got changes acknowledged: %s", driver.summary())
+                .isGreaterThan(POINTS);
     }
 }
