@@ -25,11 +25,20 @@ public final class RunningService implements AutoCloseable {
     }
 
     public static RunningService start(Path dataDir) {
+        return start(dataDir, new Class<?>[0]);
+    }
+
+    /**
+     * As {@link #start(Path)}, with {@code extraSources} (plain classes with {@code @Bean}
+     * methods, not components, so that no other test's scan finds them) added to the context.
+     */
+    public static RunningService start(Path dataDir, Class<?>... extraSources) {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", "0");
         // as command-line arguments: they outrank application.yml, as a user's would
         String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-        return new RunningService(new SpringApplicationBuilder(BlockworkApplication.class).run(args));
+        return new RunningService(new SpringApplicationBuilder(BlockworkApplication.class).sources(extraSources)
+                .run(args));
     }
 
     public ServiceClient client() {

@@ -25,9 +25,10 @@ final class ApiOperations {
      * One operation.
      *
      * @param bodies media type to schema; empty when it takes no body
+     * @param streams its answer is an event stream, which stays open
      */
     record Operation(String method, String path, String id, List<Param> params, Map<String, JsonNode> bodies,
-                     boolean bodyRequired) {
+                     boolean bodyRequired, boolean streams) {
 
         boolean changes() {
             return !method.equals("GET");
@@ -61,9 +62,13 @@ final class ApiOperations {
                 for (Map.Entry<String, JsonNode> c : o.path("requestBody").path("content").properties()) {
                     bodies.put(c.getKey(), resolve(c.getValue().path("schema")));
                 }
+                boolean streams = false;
+                for (JsonNode response : o.path("responses")) {
+                    streams |= response.path("content").has("text/event-stream");
+                }
                 ops.add(new Operation(op.getKey().toUpperCase(java.util.Locale.ROOT), path.getKey(),
                         o.path("operationId").asString(""), List.copyOf(params), Map.copyOf(bodies),
-                        o.path("requestBody").path("required").asBoolean(false)));
+                        o.path("requestBody").path("required").asBoolean(false), streams));
             }
         }
         this.operations = List.copyOf(ops);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.blockwork.e2e.RunningService;
 import io.blockwork.e2e.ServiceClient;
 import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.dm.DeviceInfo;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.md.MdArrays;
 import io.blockwork.nbd.Json;
@@ -40,6 +41,10 @@ final class FuzzFixture {
     private final JdbcTemplate jdbc;
     private final MdArrays arrays;
     private final List<String> tables;
+    /** A fixture disk's settings as made ({@link #diskSettings}). */
+    private String defaultDiskSettings;
+    /** The state right after {@link #create} or the last {@link #restore}: nothing to put back. */
+    private String pristine;
 
     FuzzFixture(RunningService service) {
         this.api = service.client();
@@ -97,6 +102,19 @@ final class FuzzFixture {
     /** Makes the fixture on an empty service: everything is missing. */
     void create() throws Exception {
         recreateMissing();
+        settle();
+        defaultDiskSettings = diskSettings(DISKS.getFirst());
+        pristine = state();
+    }
+
+    /** The fixture's {@link #state} as made, or as last put back. */
+    String pristine() {
+        return pristine;
+    }
+
+    /** Whether {@code state} is the fixture as made or last put back: then there is nothing to put back. */
+    boolean isPristine(String state) {
+        return state.equals(pristine);
     }
 
     /**
@@ -104,68 +122,68 @@ final class FuzzFixture {
      * removed or changed. Ends with the service idle (no resync, check or merge running).
      */
     void restore() throws Exception {
-        for (Object e : list("/api/v1/exports")) {
-            if (!"fz-e".equals(Json.at(e, "name"))) {
-                ok(api.delete("/api/v1/exports/" + FuzzRequests.encode((String) Json.at(e, "name"))));
+        // what there is comes from the service's own tables and registry: a listing over HTTP per
+        // kind of object cost more than the requests being checked
+        for (String e : names("SELECT name FROM exports")) {
+            if (!"fz-e".equals(e)) {
+                ok(api.delete("/api/v1/exports/" + FuzzRequests.encode(e)));
             }
         }
-        for (Object dm : list("/api/v1/dm/devices")) {
-            String name = (String) Json.at(dm, "name");
-            if (!"fz-dm".equals(name)) {
-                ok(api.delete("/api/v1/dm/devices/" + FuzzRequests.encode(name) + "?force=true"));
+        for (String dm : names("SELECT name FROM dm_devices")) {
+            if (!"fz-dm".equals(dm)) {
+                ok(api.delete("/api/v1/dm/devices/" + FuzzRequests.encode(dm) + "?force=true"));
             }
         }
-        for (Object a : list("/api/v1/arrays")) {
-            String name = (String) Json.at(a, "name");
-            // a sync the fuzzer slowed down (a speed limit of 1 KiB/s) or paused would never end: start over
-            boolean intact = "fz-md".equals(name) && members(a).equals("fz-a0 in_sync,fz-a1 in_sync")
-                    && "idle".equals(Json.at(a, "sync", "action")) && Boolean.FALSE.equals(Json.at(a, "sync", "paused"));
-            if (!intact) {
-                ok(api.delete("/api/v1/arrays/" + FuzzRequests.encode(name) + "?force=true"));
+        for (String a : names("SELECT name FROM arrays")) {
+            if (!"fz-md".equals(a) || !intact(Json.parseObject(api.get("/api/v1/arrays/fz-md").body()))) {
+                ok(api.delete("/api/v1/arrays/" + FuzzRequests.encode(a) + "?force=true"));
             }
         }
-        for (Object v : list("/api/v1/volumes")) {
-            String name = (String) Json.at(v, "name");
-            String pool = (String) Json.at(v, "pool");
-            if (!"fz-v".equals(name)) {
-                ok(api.delete("/api/v1/pools/" + FuzzRequests.encode(pool) + "/volumes/" + FuzzRequests.encode(name)
-                        + "?force=true"));
-            } else {
-                for (Object s : list("/api/v1/pools/fz-p/volumes/fz-v/snapshots")) {
-                    if (!"fz-s".equals(Json.at(s, "name"))) {
-                        ok(api.delete("/api/v1/pools/fz-p/volumes/fz-v/snapshots/"
-                                + FuzzRequests.encode((String) Json.at(s, "name")) + "?force=true"));
-                    }
-                }
-            }
+        for (Map<String, Object> v : jdbc.queryForList("SELECT v.name AS v, p.name AS p FROM volumes v"
+                + " JOIN pools p ON p.id = v.pool_id WHERE v.name <> 'fz-v'")) {
+            ok(api.delete("/api/v1/pools/" + FuzzRequests.encode((String) v.get("p")) + "/volumes/"
+                    + FuzzRequests.encode((String) v.get("v")) + "?force=true"));
         }
-        for (Object p : list("/api/v1/pools")) {
-            String name = (String) Json.at(p, "name");
-            if (!"fz-p".equals(name)) {
-                ok(api.delete("/api/v1/pools/" + FuzzRequests.encode(name)));
-            }
+        for (String snapshot : names("SELECT name FROM snapshots WHERE name <> 'fz-s'")) {
+            // what is left after the volumes went are fz-v's
+            ok(api.delete("/api/v1/pools/fz-p/volumes/fz-v/snapshots/" + FuzzRequests.encode(snapshot) + "?force=true"));
         }
-        for (Object d : list("/api/v1/disks")) {
-            String name = (String) Json.at(d, "name");
-            if (!DISKS.contains(name) && !FILE_DISK.equals(name) && !WRITEBACK_DISK.equals(name)) {
-                ok(api.delete("/api/v1/disks/" + FuzzRequests.encode(name) + "?force=true"));
-            } else {
-                ok(api.send("PATCH", "/api/v1/disks/" + name, "application/json", "{\"latency\":{\"read\":0,"
+        for (String pool : names("SELECT name FROM pools WHERE name <> 'fz-p'")) {
+            ok(api.delete("/api/v1/pools/" + FuzzRequests.encode(pool)));
+        }
+        for (String d : names("SELECT name FROM disks")) {
+            if (!DISKS.contains(d) && !FILE_DISK.equals(d) && !WRITEBACK_DISK.equals(d)) {
+                ok(api.delete("/api/v1/disks/" + FuzzRequests.encode(d) + "?force=true"));
+            } else if (!diskSettings(d).equals(defaultDiskSettings)) {
+                ok(api.send("PATCH", "/api/v1/disks/" + d, "application/json", "{\"latency\":{\"read\":0,"
                         + "\"write\":0,\"flush\":0,\"jitter\":0},\"queueDepth\":0,\"faults\":{\"failReads\":false,"
                         + "\"failWrites\":false,\"failFlushes\":false}}"));
             }
         }
         recreateMissing();
-        if ("suspended".equals(Json.at(Json.parseObject(api.get("/api/v1/dm/devices/fz-dm").body()), "info", "state"))) {
+        MappedDevice dm = registry.find("fz-dm", MappedDevice.class).orElseThrow();
+        if (dm.state() == DeviceInfo.State.SUSPENDED) {
             ok(api.post("/api/v1/dm/devices/fz-dm/resume"));
         }
-        api.delete("/api/v1/dm/devices/fz-dm/table/inactive");
+        if (!dm.inactiveTableText().isEmpty()) {
+            ok(api.delete("/api/v1/dm/devices/fz-dm/table/inactive"));
+        }
         settle();
+        // objects made again have new row ids and creation times: that is the fixture now
+        pristine = state();
+    }
+
+    /**
+     * Whether the array is as made: both members in sync and no sync running, paused or slowed
+     * (a sync the fuzzer slowed to 1 KiB/s or paused would never end: the array is made again).
+     */
+    private static boolean intact(Object array) {
+        return members(array).equals("fz-a0 in_sync,fz-a1 in_sync") && "idle".equals(Json.at(array, "sync", "action"))
+                && Boolean.FALSE.equals(Json.at(array, "sync", "paused"));
     }
 
     private void recreateMissing() throws Exception {
-        Set<String> have = list("/api/v1/devices").stream().map(d -> (String) Json.at(d, "name"))
-                .collect(Collectors.toSet());
+        Set<String> have = registry.list().stream().map(RegisteredDevice::name).collect(Collectors.toSet());
         for (String d : DISKS) {
             if (!have.contains(d)) {
                 ok(api.postJson("/api/v1/disks", "{\"name\":\"" + d + "\",\"type\":\"memory\",\"size\":\""
@@ -179,14 +197,12 @@ final class FuzzFixture {
             ok(api.postJson("/api/v1/disks", "{\"name\":\"" + WRITEBACK_DISK + "\",\"type\":\"memory\",\"size\":\"1MiB\","
                     + "\"cache\":\"writeback\"}"));
         }
-        if (api.get("/api/v1/pools/fz-p").statusCode() == 404) {
+        if (names("SELECT name FROM pools WHERE name = 'fz-p'").isEmpty()) {
             ok(api.postJson("/api/v1/pools", "{\"name\":\"fz-p\",\"device\":\"fz-pd\",\"extentSize\":\"64KiB\"}"));
         }
         if (!have.contains("fz-v")) {
             ok(api.postJson("/api/v1/pools/fz-p/volumes", "{\"name\":\"fz-v\",\"size\":\"256KiB\"}"));
-        } else if (!"262144".equals(String.valueOf((long) Json.number(
-                Json.parseObject(api.get("/api/v1/pools/fz-p/volumes/fz-v").body()), "sizeBytes")))
-                && list("/api/v1/pools/fz-p/volumes/fz-v/snapshots").isEmpty()) {
+        } else if (registry.device("fz-v").sizeBytes() != 256 << 10 && names("SELECT name FROM snapshots").isEmpty()) {
             ok(api.send("PATCH", "/api/v1/pools/fz-p/volumes/fz-v", "application/json",
                     "{\"size\":\"256KiB\",\"allowShrink\":true}"));
         }
@@ -200,7 +216,7 @@ final class FuzzFixture {
         if (!have.contains("fz-dm")) {
             ok(api.postJson("/api/v1/dm/devices", "{\"name\":\"fz-dm\",\"table\":\"0 16 linear fz-d0 0\"}"));
         }
-        if (api.get("/api/v1/exports/fz-e").statusCode() == 404) {
+        if (names("SELECT name FROM exports WHERE name = 'fz-e'").isEmpty()) {
             ok(api.postJson("/api/v1/exports", "{\"name\":\"fz-e\",\"device\":\"fz-v\"}"));
         }
     }
@@ -257,6 +273,16 @@ final class FuzzFixture {
     }
 
     /* ---- helpers ---- */
+
+    /** What the fixture's PATCH puts back: no latency, no queue depth limit, no faults. */
+    private String diskSettings(String name) {
+        return registry.find(name, Disk.class).map(d -> d.latency() + " " + d.queueDepth() + " " + d.faults())
+                .orElse("");
+    }
+
+    private List<String> names(String sql) {
+        return jdbc.queryForList(sql, String.class);
+    }
 
     private List<?> list(String path) throws Exception {
         return (List<?>) Json.parse(api.get(path).body());
