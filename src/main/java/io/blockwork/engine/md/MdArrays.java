@@ -1,6 +1,7 @@
 package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.event.EngineListener;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,12 +18,19 @@ import java.util.function.Function;
 public final class MdArrays {
 
     private final Function<String, BlockDevice> devices;
+    private final EngineListener listener;
     /** Guarded by {@code this}; in creation order. */
     private final Map<String, MdArray> arrays = new LinkedHashMap<>();
 
     /** @param devices the block device of a name, or null if there is none */
     public MdArrays(Function<String, BlockDevice> devices) {
+        this(devices, EngineListener.NONE);
+    }
+
+    /** @param listener told what happens to every array created or assembled here ({@link MdArray#listen}) */
+    public MdArrays(Function<String, BlockDevice> devices, EngineListener listener) {
         this.devices = devices;
+        this.listener = listener;
     }
 
     /** {@code mdadm --create} with members by name, in slot order. */
@@ -32,7 +40,7 @@ public final class MdArrays {
         for (int i = 0; members != null && i < members.size(); i++) {
             resolved.add(resolve("members[" + i + "]", members.get(i)));
         }
-        MdArray array = MdArray.create(spec, resolved);
+        MdArray array = MdArray.create(spec, resolved, listener);
         arrays.put(spec.name(), array);
         return array;
     }
@@ -61,7 +69,7 @@ public final class MdArrays {
                 spareDevices.add(d);
             }
         }
-        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes);
+        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes, listener);
         arrays.put(spec.name(), array);
         return array;
     }

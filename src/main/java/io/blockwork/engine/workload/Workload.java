@@ -73,9 +73,17 @@ public final class Workload {
         return new Workload(device, spec, Thread.ofPlatform().name("workload-job-", 0).factory()).execute(s -> {});
     }
 
-    /** Ends the measured phase of every job; {@link #execute} then returns as usual. */
+    /** Ends the measured phase of every job; {@link #execute} then returns as usual (verify pass included). */
     public void stop() {
         jobs.forEach(Job::requestStop);
+    }
+
+    /**
+     * Ends every job as soon as its I/Os in flight complete, skipping the verify pass; {@link
+     * #execute} then returns a result marked cancelled. Safe from any thread, any number of times.
+     */
+    public void cancel() {
+        jobs.forEach(Job::cancel);
     }
 
     public WorkloadResult execute(Consumer<WorkloadSample> onSample) {
@@ -119,9 +127,13 @@ public final class Workload {
                     jobs.stream().flatMap(j -> j.mismatchSamples.stream()).limit(8).toList());
         }
         long bs = spec.blockSize();
+        boolean cancelled = jobs.stream().anyMatch(Job::cancelled);
+        if (cancelled && spec.verify()) {
+            verify = VerifyResult.NONE; // the read-back did not run: nothing was checked at the end
+        }
         return new WorkloadResult(spec, elapsed,
                 OpResult.of(totals.reads, bs, elapsed), OpResult.of(totals.writes, bs, elapsed),
-                OpResult.of(totals.flushes, 0, elapsed), errors, firstError, verify, List.copyOf(samples));
+                OpResult.of(totals.flushes, 0, elapsed), errors, firstError, verify, List.copyOf(samples), cancelled);
     }
 
     private static boolean join(Thread t, long nanos) {
@@ -160,10 +172,15 @@ public final class Workload {
             double seconds = Math.max(intervalNanos, 1) / 1e9;
             double readIops = intervalReads.getTotalCount() / seconds;
             double writeIops = intervalWrites.getTotalCount() / seconds;
+            long errors = 0;
+            for (Job j : jobs) {
+                errors += j.errors;
+            }
             return new WorkloadSample(elapsedNanos / 1_000_000, readIops, writeIops,
                     readIops * blockSize, writeIops * blockSize,
                     intervalReads.getTotalCount() == 0 ? 0 : intervalReads.getValueAtPercentile(99),
-                    intervalWrites.getTotalCount() == 0 ? 0 : intervalWrites.getValueAtPercentile(99));
+                    intervalWrites.getTotalCount() == 0 ? 0 : intervalWrites.getValueAtPercentile(99),
+                    reads.getTotalCount(), writes.getTotalCount(), errors);
         }
     }
 }
