@@ -30,6 +30,8 @@ public final class Workload {
     private final WorkloadSpec spec;
     private final ThreadFactory threads;
     private final List<Job> jobs = new ArrayList<>();
+    /** Blocks in each job's region. */
+    private final long regionBlocks;
 
     public Workload(BlockDevice device, WorkloadSpec spec, ThreadFactory threads) {
         this.device = device;
@@ -66,6 +68,18 @@ public final class Workload {
         for (int i = 0; i < spec.numJobs(); i++) {
             jobs.add(new Job(i, device, spec, spec.offset() + i * increment, blocks));
         }
+        this.regionBlocks = blocks;
+    }
+
+    /**
+     * I/Os the measured phase will issue over all jobs when it ends by count (an io limit, or
+     * one pass over each region); 0 when it ends by time.
+     */
+    public long plannedIos() {
+        if (spec.ioLimit() > 0) {
+            return spec.ioLimit() * spec.numJobs();
+        }
+        return spec.runtimeNanos() > 0 ? 0 : regionBlocks * spec.numJobs();
     }
 
     /** Runs on platform threads and returns when every job has finished. */
