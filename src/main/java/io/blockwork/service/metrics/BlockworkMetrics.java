@@ -116,7 +116,7 @@ class BlockworkMetrics implements MultiCollector {
 
     private static void array(MetricFamilies m, String name, MdDetail d) {
         String[] l = {"array", name};
-        m.gauge("blockwork_array_info", "1, with the array's level and strategies as labels", 1, "array", name,
+        m.info("blockwork_array", "The array's level and strategies, as labels", "array", name,
                 "level", d.level(), "flush_strategy", d.strategies().flush().label(),
                 "barrier_strategy", d.strategies().barrier().label());
         for (ArrayState s : d.state()) {

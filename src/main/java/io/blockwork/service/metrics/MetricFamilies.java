@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -15,11 +16,11 @@ import java.util.Map;
 /**
  * One scrape's metric families, filled a data point at a time: a counter, gauge or histogram
  * family is made the first time its name is used and keeps its help text. Counters are named
- * without {@code _total}; the exposition adds it.
+ * without {@code _total} and info metrics without {@code _info}; the exposition adds them.
  */
 final class MetricFamilies {
 
-    private enum Type { COUNTER, GAUGE, HISTOGRAM }
+    private enum Type { COUNTER, GAUGE, INFO, HISTOGRAM }
 
     private record Family(String help, Type type, List<Object> points) {}
 
@@ -33,6 +34,12 @@ final class MetricFamilies {
     void gauge(String name, String help, double value, String... labels) {
         family(name, help, Type.GAUGE).points().add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                 .value(value).labels(Labels.of(labels)).build());
+    }
+
+    /** An info metric: {@code name_info{labels} 1} ({@code name} without {@code _info}). */
+    void info(String name, String help, String... labels) {
+        family(name, help, Type.INFO).points().add(InfoSnapshot.InfoDataPointSnapshot.builder()
+                .labels(Labels.of(labels)).build());
     }
 
     /**
@@ -64,6 +71,11 @@ final class MetricFamilies {
             case GAUGE -> {
                 var b = GaugeSnapshot.builder().name(name).help(f.help());
                 f.points().forEach(p -> b.dataPoint((GaugeSnapshot.GaugeDataPointSnapshot) p));
+                yield b.build();
+            }
+            case INFO -> {
+                var b = InfoSnapshot.builder().name(name).help(f.help());
+                f.points().forEach(p -> b.dataPoint((InfoSnapshot.InfoDataPointSnapshot) p));
                 yield b.build();
             }
             case HISTOGRAM -> {

@@ -45,7 +45,7 @@ final class ServiceMetrics {
         @Override
         public void collect(MetricFamilies m) {
             for (DmView v : dm.list()) {
-                m.gauge("blockwork_dm_info", "1, with the mapped device's strategies as labels", 1, "device", v.name(),
+                m.info("blockwork_dm", "The mapped device's strategies, as labels", "device", v.name(),
                         "flush_strategy", v.strategies().emptyFlush().label(),
                         "batch_dispatch", v.strategies().batchDispatch().label(),
                         "snapshot_locking", v.strategies().snapshotLocking().label());
