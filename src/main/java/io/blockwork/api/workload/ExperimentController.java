@@ -1,6 +1,5 @@
 package io.blockwork.api.workload;
 
-import io.blockwork.engine.seeds.SeedExperiment;
 import io.blockwork.service.experiment.ExperimentService;
 import io.blockwork.service.experiment.ExperimentView;
 import io.swagger.v3.oas.annotations.Operation;
@@ -44,9 +43,8 @@ class ExperimentController {
 
     @GetMapping("/seeds")
     @Operation(summary = "The seeds an experiment can run", description = "What each measures and its two strategies.")
-    List<WorkloadBodies.Seed> seeds() {
-        return SeedExperiment.all().stream().map(s -> new WorkloadBodies.Seed(s.seed(), s.workload(), s.metric(),
-                s.higherIsBetter(), s.strategies())).toList();
+    List<ExperimentService.Seed> seeds() {
+        return experiments.seeds();
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -58,9 +58,4 @@ final class WorkloadBodies {
                     requiredMode = Schema.RequiredMode.REQUIRED) String seed,
             @Schema(description = "Seconds each measured run lasts, 1..60 (5)", example = "5") Long seconds) {
     }
-
-    /** A seed and what its experiment measures. */
-    record Seed(String seed, String workload, String metric, boolean higherIsBetter,
-                @Schema(description = "The old strategy first, then the seed's fix") java.util.List<String> strategies) {
-    }
 }

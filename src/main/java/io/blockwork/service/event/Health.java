@@ -5,6 +5,8 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.dm.DeviceInfo;
 import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.snapshot.SnapshotStatus;
+import io.blockwork.engine.dm.targets.Snapshots;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MemberState;
@@ -17,8 +19,9 @@ import java.util.List;
  * A device's health in one word and why: what the dashboard colours and what {@code state} events
  * report when it changes. The words: {@code ok}, {@code degraded}, {@code recovering},
  * {@code resyncing}, {@code checking}, {@code suspended}, {@code faulty} (a disk with injected
- * faults), {@code failed} (an array that lost data, or a device start-up could not assemble) and
- * {@code blocked} (something it needs is not active).
+ * faults), {@code invalid} and {@code overflow} (a snapshot whose COW space filled up),
+ * {@code failed} (an array that lost data, a merge that failed, or a device start-up could not
+ * assemble) and {@code blocked} (something it needs is not active).
  *
  * <p>Reasons name members and causes but no figures that move on their own (no percentages), so
  * the pair only changes when the health does.
@@ -45,9 +48,20 @@ public record Health(String state, String reason) {
         return switch (device) {
             case MdArray a -> of(a.detail());
             case MappedDevice m -> m.state() == DeviceInfo.State.SUSPENDED
-                    ? new Health("suspended", "suspended: I/O waits until it is resumed") : OK;
+                    ? new Health("suspended", "suspended: I/O waits until it is resumed")
+                    : Snapshots.status(m).map(Health::of).orElse(OK);
             case Disk d -> faults(d.faults());
             default -> OK;
+        };
+    }
+
+    /** A snapshot's, or a merging volume's, from its status line. */
+    static Health of(SnapshotStatus s) {
+        return switch (s.state()) {
+            case VALID -> OK;
+            case INVALID -> new Health("invalid", "its COW space filled up: the snapshot is lost and fails all I/O");
+            case OVERFLOW -> new Health("overflow", "its COW space is full: writes to it fail, reads still work");
+            case MERGE_FAILED -> new Health("failed", "the merge into the volume failed");
         };
     }
 

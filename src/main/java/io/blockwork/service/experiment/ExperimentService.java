@@ -115,6 +115,14 @@ public class ExperimentService {
         return view(record);
     }
 
+    /** A seed an experiment can run: what it measures, and its strategies, the old one first. */
+    public record Seed(String seed, String workload, String metric, boolean higherIsBetter, List<String> strategies) {}
+
+    public List<Seed> seeds() {
+        return SeedExperiment.all().stream().map(s -> new Seed(s.seed(), s.workload(), s.metric(), s.higherIsBetter(),
+                s.strategies())).toList();
+    }
+
     public ExperimentView get(long id) {
         return view(record(id));
     }

@@ -8,11 +8,15 @@ import io.blockwork.service.event.EventHub;
 import io.blockwork.service.event.ExportClientEvents;
 import io.blockwork.service.export.ExportService;
 import io.blockwork.service.export.ExportView;
+import io.blockwork.service.pool.PoolService;
+import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.snapshot.SnapshotService;
+import io.blockwork.service.snapshot.SnapshotView;
 import org.springframework.stereotype.Component;
 
 /**
  * The metric sources of the services: every registered device, the mapped devices' strategies,
- * exports and their clients, the event hub.
+ * pools with their snapshots' fill, exports and their clients, the event hub.
  */
 final class ServiceMetrics {
 
@@ -49,6 +53,40 @@ final class ServiceMetrics {
                         "flush_strategy", v.strategies().emptyFlush().label(),
                         "batch_dispatch", v.strategies().batchDispatch().label(),
                         "snapshot_locking", v.strategies().snapshotLocking().label());
+            }
+        }
+    }
+
+    @Component
+    static class Pools implements MetricSource {
+        private final PoolService pools;
+        private final SnapshotService snapshots;
+
+        Pools(PoolService pools, SnapshotService snapshots) {
+            this.pools = pools;
+            this.snapshots = snapshots;
+        }
+
+        @Override
+        public void collect(MetricFamilies m) {
+            for (PoolView p : pools.list()) {
+                m.gauge("blockwork_pool_extents", "The pool's extents", p.totalExtents(), "pool", p.name());
+                m.gauge("blockwork_pool_free_extents", "Extents no volume or snapshot owns", p.freeExtents(), "pool", p.name());
+                m.gauge("blockwork_pool_used_extents", "Extents volumes and snapshots own", p.usedExtents(), "pool", p.name());
+                m.gauge("blockwork_pool_extent_size_bytes", "Bytes per extent", p.extentSizeBytes(), "pool", p.name());
+                for (String volume : p.volumes()) {
+                    for (SnapshotView s : snapshots.list(p.name(), volume)) {
+                        if (s.fillPercent() != null) {
+                            m.gauge("blockwork_snapshot_fill_ratio", "How full the snapshot's COW space is, 0..1 "
+                                    + "(metadata included, as lvm counts it)", s.fillPercent() / 100, "pool", p.name(),
+                                    "snapshot", s.name(), "volume", volume);
+                        }
+                        if (s.merge() != null) {
+                            m.gauge("blockwork_snapshot_merge_progress_ratio", "How far a merge (rollback) is, 0..1",
+                                    s.merge().percent() / 100, "pool", p.name(), "snapshot", s.name(), "volume", volume);
+                        }
+                    }
+                }
             }
         }
     }
