@@ -38,7 +38,8 @@ final class WorkloadBodies {
             @Schema(description = "Jobs, each on its own thread and its own region, 1..64 (1)", example = "2") Integer numjobs,
             @Schema(description = "Where job 0's region starts (0)") ByteSize offset,
             @Schema(description = "Bytes of each job's region (the device after offset, split between the jobs)") ByteSize size,
-            @Schema(description = "Distance between consecutive jobs' regions (size)") ByteSize offsetIncrement,
+            @Schema(description = "Distance between consecutive jobs' regions (with size given: 0, every job on the "
+                    + "same region, as in fio; without: the device is split evenly)") ByteSize offsetIncrement,
             @Schema(description = "How long each job runs; without runtime and io, one pass over its region") TimeSpan runtime,
             @Schema(description = "Bytes each job moves (fio's io_size)") ByteSize io,
             @Schema(description = "A flush after every this many writes (0: never)", example = "8") Integer fsync,

@@ -11,7 +11,8 @@ package io.blockwork.service.workload;
  * @param numjobs jobs, each on its own thread and its own region (1)
  * @param offset where job 0's region starts (0)
  * @param size bytes of each job's region (the device, after offset, split between the jobs)
- * @param offsetIncrement distance between consecutive jobs' regions (size)
+ * @param offsetIncrement distance between consecutive jobs' regions (with size given: 0, every job on
+ *                        the same region, as fio; without: the device is split evenly)
  * @param runtime how long each job runs; without runtime and io, one pass over its region
  * @param io bytes each job moves (fio's io_size)
  * @param fsync a flush after every this many writes
