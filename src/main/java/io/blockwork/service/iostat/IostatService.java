@@ -125,8 +125,9 @@ public class IostatService {
         histories.keySet().removeIf(d -> !live.contains(d));
     }
 
+    /** Stops sampling (when the service stops). */
     @EventListener(ContextClosedEvent.class)
-    void stop() {
+    public void stop() {
         thread.shutdownNow();
     }
 }

@@ -28,13 +28,14 @@ import org.springframework.stereotype.Component;
  * ({@code device}, {@code kind}, {@code array}, {@code pool}, …).
  */
 @Component
-class BlockworkMetrics implements MultiCollector {
+public class BlockworkMetrics implements MultiCollector {
 
     private static final double[] BOUNDS = bounds();
     private final List<MetricSource> sources;
 
-    BlockworkMetrics(PrometheusMeterRegistry registry, List<MetricSource> sources) {
-        this.sources = sources;
+    /** Registers itself with {@code registry}'s Prometheus registry; every scrape collects {@code sources}. */
+    public BlockworkMetrics(PrometheusMeterRegistry registry, List<? extends MetricSource> sources) {
+        this.sources = List.copyOf(sources);
         registry.getPrometheusRegistry().register(this);
     }
 

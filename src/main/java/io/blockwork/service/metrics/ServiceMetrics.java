@@ -1,7 +1,5 @@
 package io.blockwork.service.metrics;
 
-import io.blockwork.service.device.DeviceRegistry;
-import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.service.dm.DmService;
 import io.blockwork.service.dm.DmView;
 import io.blockwork.service.event.EventHub;
@@ -15,28 +13,12 @@ import io.blockwork.service.snapshot.SnapshotView;
 import org.springframework.stereotype.Component;
 
 /**
- * The metric sources of the services: every registered device, the mapped devices' strategies,
+ * The metric sources of the services beside {@link DeviceMetrics}: the mapped devices' strategies,
  * pools with their snapshots' fill, exports and their clients, the event hub.
  */
 final class ServiceMetrics {
 
     private ServiceMetrics() {}
-
-    @Component
-    static class Devices implements MetricSource {
-        private final DeviceRegistry registry;
-
-        Devices(DeviceRegistry registry) {
-            this.registry = registry;
-        }
-
-        @Override
-        public void collect(MetricFamilies m) {
-            for (RegisteredDevice e : registry.list()) {
-                BlockworkMetrics.device(m, e);
-            }
-        }
-    }
 
     @Component
     static class MappedDevices implements MetricSource {
