@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,6 +43,7 @@ import org.springframework.test.context.ContextConfiguration;
         "blockwork.events.queue-size=64", "blockwork.events.heartbeat=300ms"})
 @ContextConfiguration(initializers = TempDataDir.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("api")
 class EventStreamTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

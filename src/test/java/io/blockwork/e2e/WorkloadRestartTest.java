@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * the service stops (recorded as cancelled, with its figures so far), and one a crash left
  * running is marked interrupted at the next start.
  */
+@Tag("api")
 class WorkloadRestartTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);

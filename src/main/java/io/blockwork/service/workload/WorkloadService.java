@@ -124,7 +124,7 @@ public class WorkloadService {
         }
         WorkloadRecord record = new WorkloadRecord(entry.name(), settings.rw(), json.writeValueAsString(settings),
                 Instant.now().truncatedTo(ChronoUnit.MICROS));
-        Workload workload = build(device, settings, record);
+        Workload workload = build(device, settings);
         record = repository.save(record);
         Running r = new Running(record.getId(), entry.name(), workload, settings);
         running.put(r.id, r);
@@ -133,7 +133,7 @@ public class WorkloadService {
     }
 
     /** The engine's workload; its own checks (alignment, regions inside the device) become 400s. */
-    private static Workload build(BlockDevice device, WorkloadSettings settings, WorkloadRecord record) {
+    private static Workload build(BlockDevice device, WorkloadSettings settings) {
         try {
             return new Workload(device, settings.spec(),
                     Thread.ofPlatform().daemon().name("workload-" + device.name() + "-job-", 0).factory());

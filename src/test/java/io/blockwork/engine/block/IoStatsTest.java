@@ -7,9 +7,11 @@ import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.disk.LatencyModel;
 import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A device's accounting: counters at submission, errors, requests in flight and latencies at completion. */
+@Tag("unit")
 class IoStatsTest {
 
     private static final MemorySegment BLOCK = MemorySegment.ofArray(new byte[4096]);

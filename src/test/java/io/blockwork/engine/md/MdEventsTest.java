@@ -14,9 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@link MdArray#listen}: failures, member changes and the daemon's start, progress and end, as engine events. */
+@Tag("unit")
 class MdEventsTest {
 
     private static final long MIB = 1L << 20;
@@ -43,7 +45,7 @@ class MdEventsTest {
 
     @Test
     void theInitialResyncIsToldFromItsFirstEventOn() {
-        array = MdArray.create(MdArraySpec.of("ev-rs", MdLevel.RAID1).withSpeed(SpeedLimits.UNLIMITED), disks("rs", 2),
+        array = MdArray.create(MdArraySpec.of("ev-rs", MdLevel.RAID1).withSpeed(SpeedLimits.UNLIMITED), disks("rs", 2), null,
                 events::add);
         await().atMost(LONG).until(() -> !of(EngineEvent.SyncEnded.class).isEmpty());
         EngineEvent.SyncStarted started = of(EngineEvent.SyncStarted.class).getFirst();
@@ -58,7 +60,7 @@ class MdEventsTest {
     void aFailureByRequestAndARecoveryOntoASpareAreToldWithProgressAtMostOnceASecond() {
         List<Disk> d = disks("rc", 2);
         array = MdArray.create(MdArraySpec.of("ev-rc", MdLevel.RAID1).withAssumeClean(true)
-                .withSpeed(new SpeedLimits(2048, 2048)), d, events::add);
+                .withSpeed(new SpeedLimits(2048, 2048)), d, null, events::add);
         array.fail("rc1");
         array.remove("rc1");
         array.add(Disk.memory("rc-spare", 8 * MIB, DiskConfig.DEFAULT));
@@ -85,7 +87,7 @@ class MdEventsTest {
     @Test
     void anIoErrorFailureIsToldWithItsReason() {
         List<Disk> d = disks("io", 2);
-        array = MdArray.create(MdArraySpec.of("ev-io", MdLevel.RAID1).withAssumeClean(true), d, events::add);
+        array = MdArray.create(MdArraySpec.of("ev-io", MdLevel.RAID1).withAssumeClean(true), d, null, events::add);
         d.get(1).faults(new DiskFaults(false, true, false));
         SyncIo.write(array, 0, MemorySegment.ofArray(new byte[4096]));
         EngineEvent.MemberFailed failed = of(EngineEvent.MemberFailed.class).getFirst();

@@ -6,9 +6,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The hub alone: numbering, the ring and resume, filters, and consumers that fall behind. */
+@Tag("unit")
 class EventHubTest {
 
     private static final Duration NOW = Duration.ZERO;

@@ -8,9 +8,11 @@ import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.LatencyModel;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** One device's per-second ring: rates from counter differences, latencies of the second, a fixed length. */
+@Tag("unit")
 class DeviceHistoryTest {
 
     private static final long SECOND = 1_000_000_000L;
