@@ -28,7 +28,8 @@ import org.springframework.stereotype.Component;
  * {@link Health}, published as a {@code state} event whenever it changes; the event number of
  * every mapped device (dm's "something happened" counter: a table swap, a mirror leg or snapshot
  * that failed), published as {@code changed} when it moves; a snapshot's COW fill crossing 50,
- * 80, 95 or 100 % ({@code fill}); a merge's progress and end.
+ * 80, 95 or 100 % ({@code fill}). (A merge's progress and end come from the snapshot feature,
+ * which starts and finishes it.)
  *
  * <p>Threading: the engine calls {@link #on} from I/O completions and md daemon threads, where
  * nothing may wait, so it only hands the event to this watcher's one thread; that thread
@@ -50,14 +51,9 @@ public class HealthWatch implements EngineListener {
     private final Map<String, Long> dmEvents = new HashMap<>();
     /** Watcher thread only: the highest fill threshold told, by snapshot name. */
     private final Map<String, Integer> fills = new HashMap<>();
-    /** Watcher thread only: merges seen running, by volume name. */
-    private final Map<String, MergeSeen> merges = new HashMap<>();
 
     /** The fill levels a snapshot's {@code fill} events mark, as lvm's monitoring warns at them. */
     static final int[] FILL_THRESHOLDS = {50, 80, 95, 100};
-
-    /** A merge as the watcher last saw it: exceptions when it was first seen, and its state. */
-    private record MergeSeen(String snapshot, long exceptionsAtStart, SnapshotStatus.MergeState state) {}
 
     public HealthWatch(EventHub hub, DeviceRegistry registry) {
         this.hub = hub;
@@ -152,25 +148,25 @@ public class HealthWatch implements EngineListener {
                             .data(Map.of("eventNumber", n, "status", m.statusText().strip())));
                 }
                 SnapshotStatus status = Snapshots.status(m).orElse(null);
-                if (status != null && e.kind() == DeviceKind.SNAPSHOT && status.state() == SnapshotStatus.State.VALID) {
+                if (status != null && e.kind() == DeviceKind.SNAPSHOT && (status.state() == SnapshotStatus.State.VALID
+                        || status.state() == SnapshotStatus.State.OVERFLOW)) {
                     fill(e.name(), status);
-                }
-                if (status != null && status.merge() != SnapshotStatus.MergeState.NONE) {
-                    merge(e.name(), m, status);
-                } else if (merges.containsKey(e.name())) {
-                    mergeFinished(e.name());
                 }
             }
         }
         told.keySet().retainAll(seen);
         dmEvents.keySet().retainAll(dmSeen);
         fills.keySet().retainAll(dmSeen);
-        merges.keySet().retainAll(dmSeen);
     }
 
-    /** A {@code fill} event when the snapshot's COW space crossed one or more thresholds upwards (the highest). */
+    /**
+     * A {@code fill} event when the snapshot's COW space crossed one or more thresholds upwards
+     * (the highest). A snapshot that overflowed is full: 100 %, even if the write that found no
+     * room came when a few sectors were still free (too few for a chunk and its metadata).
+     */
     private void fill(String snapshot, SnapshotStatus status) {
-        double percent = status.fillPercent();
+        boolean overflow = status.state() == SnapshotStatus.State.OVERFLOW;
+        double percent = overflow ? 100 : status.fillPercent();
         int reached = 0;
         for (int t : FILL_THRESHOLDS) {
             if (percent >= t) {
@@ -184,64 +180,10 @@ public class HealthWatch implements EngineListener {
             data.put("percent", Math.round(percent * 100) / 100.0);
             data.put("allocatedBytes", status.allocatedSectors() << 9);
             data.put("totalBytes", status.totalSectors() << 9);
+            data.put("overflow", overflow);
             hub.publish(Event.Draft.of(EventType.FILL, EventKind.SNAPSHOT, snapshot)
                     .data(data));
         }
-    }
-
-    /**
-     * A merging volume: {@code progress} once a second while it copies, {@code ended} when it is
-     * done or failed. The snapshot is named by its COW device, {@code <snapshot>-cow}, as the
-     * snapshot feature lays them out.
-     */
-    private void merge(String volume, MappedDevice device, SnapshotStatus status) {
-        MergeSeen before = merges.get(volume);
-        String snapshot = before != null ? before.snapshot() : device.lowerDevices().stream().map(d -> d.name())
-                .filter(n -> n.endsWith("-cow")).map(n -> n.substring(0, n.length() - "-cow".length()))
-                .findFirst().orElse(volume);
-        long start = before == null ? status.exceptions() : before.exceptionsAtStart();
-        merges.put(volume, new MergeSeen(snapshot, start, status.merge()));
-        if (before != null && before.state() == status.merge() && status.merge() != SnapshotStatus.MergeState.RUNNING) {
-            return; // told already
-        }
-        Map<String, Object> data = mergeData(start, status.exceptions());
-        Event.Draft d = switch (status.merge()) {
-            case RUNNING, STOPPED -> Event.Draft.of(EventType.PROGRESS, EventKind.SNAPSHOT, snapshot)
-                    .data(with(data, "phase", status.merge() == SnapshotStatus.MergeState.RUNNING ? "running" : "stopped"));
-            case DONE -> Event.Draft.of(EventType.ENDED, EventKind.SNAPSHOT, snapshot).data(with(data, "completed", true));
-            case FAILED -> Event.Draft.of(EventType.ENDED, EventKind.SNAPSHOT, snapshot).data(with(data, "completed", false));
-            case NONE -> null;
-        };
-        if (d != null) {
-            hub.publish(d.parent(volume));
-        }
-    }
-
-    /**
-     * The volume no longer merges: the snapshot feature finished the merge (it swaps the volume
-     * back and removes the snapshot as soon as the merge is done, often between two scans).
-     */
-    private void mergeFinished(String volume) {
-        MergeSeen seen = merges.remove(volume);
-        if (seen.state() == SnapshotStatus.MergeState.DONE || seen.state() == SnapshotStatus.MergeState.FAILED) {
-            return; // its end was told
-        }
-        hub.publish(Event.Draft.of(EventType.ENDED, EventKind.SNAPSHOT, seen.snapshot()).parent(volume)
-                .data(with(mergeData(seen.exceptionsAtStart(), 0), "completed", true)));
-    }
-
-    private static Map<String, Object> mergeData(long start, long left) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("action", "merge");
-        data.put("exceptionsAtStart", start);
-        data.put("exceptionsLeft", left);
-        data.put("percent", start == 0 ? 100.0 : Math.round(1000.0 * (start - Math.min(start, left)) / start) / 10.0);
-        return data;
-    }
-
-    private static Map<String, Object> with(Map<String, Object> data, String key, Object value) {
-        data.put(key, value);
-        return data;
     }
 
     /** Publishes {@code e}'s health if it differs from what was told (a first look tells only trouble). */

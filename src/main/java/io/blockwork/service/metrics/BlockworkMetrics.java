@@ -5,15 +5,22 @@ import io.blockwork.engine.block.IoCounters;
 import io.blockwork.engine.block.IoStats;
 import io.blockwork.engine.block.LatencyHistogram;
 import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.Table;
+import io.blockwork.engine.dm.targets.logwrites.LogWritesTarget;
 import io.blockwork.engine.md.ArrayState;
+import io.blockwork.engine.md.JournalStatus;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.ParityStatus;
 import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.service.event.Health;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
 /**
@@ -87,6 +94,27 @@ public class BlockworkMetrics implements MultiCollector {
         if (d instanceof MdArray a) {
             array(m, e.name(), a.detail());
         }
+        if (d instanceof MappedDevice md) {
+            mapped(m, e.name(), md);
+        }
+    }
+
+    /** A mapped device's targets by type, and what a log-writes target has logged. */
+    private static void mapped(MetricFamilies m, String name, MappedDevice d) {
+        Table live = d.liveTable();
+        if (live == null) {
+            return;
+        }
+        Map<String, Integer> byType = new TreeMap<>();
+        for (Table.Entry t : live.entries()) {
+            byType.merge(t.type().name(), 1, Integer::sum);
+            if (t.target() instanceof LogWritesTarget lw) {
+                m.counter("blockwork_dm_log_writes_entries", "Entries a log-writes target has logged",
+                        lw.loggedEntries(), "device", name, "log_device", lw.logDevice().name());
+            }
+        }
+        byType.forEach((type, n) -> m.gauge("blockwork_dm_targets", "Targets of the mapped device's live table, by type",
+                n, "device", name, "target", type));
     }
 
     private static void latency(MetricFamilies m, LatencyHistogram.Snapshot h, RegisteredDevice e, String op) {
@@ -135,5 +163,31 @@ public class BlockworkMetrics implements MultiCollector {
                 d.sync().speedKiBps() * 1024.0, l);
         m.gauge("blockwork_array_mismatch_sectors", "md's mismatch_cnt after the last resync, check or repair",
                 d.mismatchSectors(), l);
+        ParityStatus p = d.parity();
+        if (p != null) {
+            m.gauge("blockwork_array_stripe_cache_size", "Stripe heads the cache may hold (md's stripe_cache_size)",
+                    p.stripeCacheSize(), l);
+            m.gauge("blockwork_array_stripe_cache_active", "Stripe heads in use (md's stripe_cache_active)",
+                    p.stripeCacheActive(), l);
+            String help = "Stripe writes by how parity was computed: read-modify-write, reconstruct-write, or a full "
+                    + "stripe that read nothing";
+            m.counter("blockwork_array_stripe_writes", help, p.rmwStripes(), "array", name, "path", "rmw");
+            m.counter("blockwork_array_stripe_writes", help, p.rcwStripes(), "array", name, "path", "rcw");
+            m.counter("blockwork_array_stripe_writes", help, p.fullStripeWrites(), "array", name, "path", "full_stripe");
+            m.counter("blockwork_array_batched_writes", "Writes that joined an earlier one's parity update",
+                    p.batchedWrites(), l);
+            m.counter("blockwork_array_degraded_reads", "Reads rebuilt from the other members", p.degradedReads(), l);
+        }
+        JournalStatus j = d.journal();
+        if (j != null) {
+            String[] jl = {"array", name, "journal", j.device()};
+            m.gauge("blockwork_array_journal_size_bytes", "The write journal's size", j.sizeBytes(), jl);
+            m.gauge("blockwork_array_journal_used_bytes", "Journal space holding records not yet checkpointed",
+                    j.usedBytes(), jl);
+            m.counter("blockwork_array_journal_records", "Stripe records written to the journal", j.records(), jl);
+            m.counter("blockwork_array_journal_checkpoints", "Journal checkpoints (members flushed, space reused)",
+                    j.checkpoints(), jl);
+            m.gauge("blockwork_array_journal_failed", "1 if the journal failed", j.failed() ? 1 : 0, jl);
+        }
     }
 }

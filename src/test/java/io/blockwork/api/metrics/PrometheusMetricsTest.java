@@ -1,6 +1,7 @@
 package io.blockwork.api.metrics;
 
 import static io.blockwork.support.Problems.problem;
+import static io.blockwork.support.DmRequests.createDm;
 import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.memoryDisk;
 import static io.blockwork.support.Requests.readData;
@@ -95,5 +96,38 @@ class PrometheusMetricsTest {
         assertThat(value(s, "blockwork_array_failed_devices", "array=\"prom-md\"")).isEqualTo(1);
         assertThat(value(s, "blockwork_array_state", "array=\"prom-md\",state=\"degraded\"")).isEqualTo(1);
         assertThat(value(s, "blockwork_device_health", "device=\"prom-md\",kind=\"array\",state=\"degraded\"")).isEqualTo(1);
+    }
+
+    @Test
+    void parityArraysWithTheirJournalAndLogWritesDevicesHaveTheirOwnFigures() throws Exception {
+        for (String d : new String[] {"prom-r0", "prom-r1", "prom-r2", "prom-j", "prom-lwd", "prom-lwl"}) {
+            mvc.perform(memoryDisk(d, "8MiB")).andExpect(status().isCreated());
+        }
+        mvc.perform(post("/api/v1/arrays").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                .content("{\"name\":\"prom-r5\",\"level\":\"raid5\",\"members\":[\"prom-r0\",\"prom-r1\",\"prom-r2\"],"
+                        + "\"assumeClean\":true,\"journal\":\"prom-j\"}"))
+                .andExpect(status().isCreated());
+        mvc.perform(createDm("prom-lw", "0 16384 log-writes prom-lwd prom-lwl")).andExpect(status().isCreated());
+        mvc.perform(writeData("prom-r5", 0, new byte[4096])).andExpect(status().isNoContent());
+        mvc.perform(writeData("prom-lw", 0, new byte[4096])).andExpect(status().isNoContent());
+        mvc.perform(post("/api/v1/devices/{name}/flush", "prom-lw").with(admin())).andExpect(status().isNoContent());
+
+        String s = scrape();
+        assertThat(value(s, "blockwork_array_info", "array=\"prom-r5\",barrier_strategy=\"optimistic\","
+                + "flush_strategy=\"fanout\",level=\"raid5\"")).isEqualTo(1);
+        assertThat(value(s, "blockwork_device_writes_total", "device=\"prom-r5\",kind=\"array\"")).isEqualTo(1);
+        // one 4 KiB write into a 3-member stripe: read-modify-write or reconstruct-write, not a full stripe
+        double rmw = value(s, "blockwork_array_stripe_writes_total", "array=\"prom-r5\",path=\"rmw\"");
+        double rcw = value(s, "blockwork_array_stripe_writes_total", "array=\"prom-r5\",path=\"rcw\"");
+        assertThat(rmw + rcw).isPositive();
+        assertThat(value(s, "blockwork_array_stripe_writes_total", "array=\"prom-r5\",path=\"full_stripe\"")).isZero();
+        assertThat(value(s, "blockwork_array_stripe_cache_size", "array=\"prom-r5\"")).isPositive();
+        assertThat(value(s, "blockwork_array_journal_records_total", "array=\"prom-r5\",journal=\"prom-j\"")).isPositive();
+        assertThat(value(s, "blockwork_array_journal_failed", "array=\"prom-r5\",journal=\"prom-j\"")).isZero();
+
+        assertThat(value(s, "blockwork_dm_targets", "device=\"prom-lw\",target=\"log-writes\"")).isEqualTo(1);
+        assertThat(value(s, "blockwork_device_writes_total", "device=\"prom-lw\",kind=\"dm\"")).isEqualTo(1);
+        assertThat(value(s, "blockwork_dm_log_writes_entries_total", "device=\"prom-lw\",log_device=\"prom-lwl\""))
+                .as("the write, logged once the flush completed").isGreaterThanOrEqualTo(1);
     }
 }
