@@ -122,6 +122,7 @@ final class FuzzFixture {
      * removed or changed. Ends with the service idle (no resync, check or merge running).
      */
     void restore() throws Exception {
+        forgetRuns(); // first, so that no workload runs on what is deleted next
         // what there is comes from the service's own tables and registry: a listing over HTTP per
         // kind of object cost more than the requests being checked
         for (String e : names("SELECT name FROM exports")) {
@@ -236,6 +237,9 @@ final class FuzzFixture {
     }
 
     private boolean idle() throws Exception {
+        if (!forgetRuns()) {
+            return false;
+        }
         boolean busy = list("/api/v1/arrays").stream().anyMatch(a -> !"idle".equals(Json.at(a, "sync", "action"))
                 || members(a).contains("rebuilding"));
         return !busy && jdbc.queryForObject("SELECT COUNT(*) FROM snapshots WHERE merge_exceptions IS NOT NULL",
@@ -270,6 +274,25 @@ final class FuzzFixture {
         }
         s.append(arrays.mdstat());
         return s.toString();
+    }
+
+    /**
+     * Cancels the workloads and experiments the fuzzer started and forgets those that ended (one
+     * DELETE does either); true once none is left. A run left going would change its row when it
+     * ends, under a later request.
+     */
+    private boolean forgetRuns() throws Exception {
+        boolean none = true;
+        for (String runs : List.of("workloads", "experiments")) {
+            for (Long id : jdbc.queryForList("SELECT id FROM " + runs, Long.class)) {
+                none = false;
+                HttpResponse<String> r = api.delete("/api/v1/" + runs + "/" + id);
+                if (r.statusCode() != 404) {
+                    ok(r);
+                }
+            }
+        }
+        return none;
     }
 
     /* ---- helpers ---- */
