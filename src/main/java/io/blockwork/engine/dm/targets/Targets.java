@@ -17,7 +17,9 @@ public final class Targets {
             MirrorTarget.TYPE,
             SnapshotOriginTarget.TYPE,
             SnapshotTarget.TYPE,
-            SnapshotMergeTarget.TYPE);
+            SnapshotMergeTarget.TYPE,
+            ThinPoolTarget.TYPE,
+            ThinTarget.TYPE);
 
     private Targets() {}
 
