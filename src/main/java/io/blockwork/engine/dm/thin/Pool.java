@@ -82,8 +82,6 @@ public final class Pool {
     private final ReentrantLock spaceLock = new ReentrantLock();
     /** Guarded by {@link #spaceLock}. */
     private List<Waiting> noSpace = new ArrayList<>();
-    /** Guarded by {@link #spaceLock}: the timeout expired; writes needing space fail until the pool grows. */
-    private boolean noSpaceErrors;
     /** Guarded by {@link #spaceLock}. */
     private boolean timeoutArmed;
 
@@ -170,12 +168,6 @@ public final class Pool {
                 LOG.log(Level.INFO, "{0}: data {1} -> {2} blocks, metadata {3} -> {4} blocks", poolDevice.name(),
                         before, u.dataBlocks(), beforeMeta, u.metadataBlocks());
                 commitAndWait();
-            }
-            spaceLock.lock();
-            try {
-                noSpaceErrors = false;
-            } finally {
-                spaceLock.unlock();
             }
             setMode(requested.readOnly() ? PoolMode.READ_ONLY : PoolMode.WRITE);
         }
@@ -482,7 +474,7 @@ public final class Pool {
         boolean arm = false;
         spaceLock.lock();
         try {
-            failNow = features.errorIfNoSpace() || noSpaceErrors || closed;
+            failNow = features.errorIfNoSpace() || closed;
             if (!failNow) {
                 long timeout = config.noSpaceTimeout().toNanos();
                 noSpace.add(new Waiting(timeout == 0 ? Long.MAX_VALUE : System.nanoTime() + timeout, retry, fail));
@@ -505,7 +497,10 @@ public final class Pool {
         }
     }
 
-    /** The timeout passed (dm-thin's {@code do_no_space_timeout}): queued writes fail, and later ones at once, until the pool grows. */
+    /**
+     * The timeout passed (dm-thin's {@code do_no_space_timeout}): queued writes fail, and the pool
+     * behaves as {@code error_if_no_space} until its table is loaded again (to grow it).
+     */
     private void noSpaceTimeout() {
         List<Waiting> expired;
         spaceLock.lock();
@@ -514,7 +509,7 @@ public final class Pool {
             if (noSpace.isEmpty()) {
                 return;
             }
-            noSpaceErrors = true;
+            features = features.withErrorIfNoSpace(true);
             expired = noSpace;
             noSpace = new ArrayList<>();
         } finally {
@@ -524,6 +519,16 @@ public final class Pool {
                 poolDevice.name(), config.noSpaceTimeout(), expired.size());
         event.run();
         expired.forEach(w -> w.fail.accept(IoStatus.NO_SPACE));
+    }
+
+    /** Writes waiting for data space. */
+    int queuedForSpace() {
+        spaceLock.lock();
+        try {
+            return noSpace.size();
+        } finally {
+            spaceLock.unlock();
+        }
     }
 
     /** Runs the queued writes again (the pool grew, or a commit freed blocks). */
