@@ -1,7 +1,9 @@
 package io.blockwork.engine.dm.thin;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -13,23 +15,33 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Used before a mapping is changed or removed (a discard, a write that breaks sharing): the
  * old data block may become someone else's to write or reuse, so reads and writes that found it
  * must have finished. Such changes hold the virtual block's cell first, and the I/O path enters
- * an epoch before it checks for a cell, so each bio is either waited for or sees the cell.
+ * an epoch before it checks for a cell, so each bio is either waited for or sees the cell (the
+ * counters and the cell map are both sequentially consistent: a Dekker pair).
  *
- * <p>A ring of 64 epochs, as in the kernel; when the next epoch is still busy, new I/O joins the
- * current one and the work waits a little longer. {@link #lock} is a leaf; work runs outside it,
- * on the thread whose exit released it (or the caller's, if nothing was in flight).
+ * <p>Design notes. A ring of 64 epochs, as in the kernel. The I/O path takes no lock: entering is
+ * an atomic increment of the current epoch's counter (checked again against {@link #current}, so a
+ * bio never counts in an epoch the sweeper has passed), exiting a decrement, and only an exit that
+ * empties an epoch while work waits ({@link #pending}) takes {@link #lock} to sweep. A change adds
+ * its work and raises {@code pending} under the lock and then sweeps once itself, so an exit that
+ * missed the flag cannot strand it. When the next epoch is still busy, new I/O joins the current
+ * one and the work waits a little longer. Work runs outside the lock, on the thread whose exit
+ * released it (or the caller's, if nothing was in flight).
  */
 final class IoEpochs {
 
     private static final int SIZE = 64;
+    /** Counters 16 ints (64 bytes) apart, so epochs do not share a cache line. */
+    private static final int STRIDE = 16;
+
+    private final AtomicIntegerArray counts = new AtomicIntegerArray(SIZE * STRIDE);
+    /** Written under {@link #lock}; read by the I/O path. */
+    private volatile int current;
+    /** Written under {@link #lock}: some epoch has work waiting. */
+    private volatile boolean pending;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by {@link #lock}. */
-    private final int[] counts = new int[SIZE];
     /** Guarded by {@link #lock}: work waiting for each epoch (and those before it) to drain. */
     private final List<List<Runnable>> work = new ArrayList<>(SIZE);
-    /** Guarded by {@link #lock}. */
-    private int current;
     /** Guarded by {@link #lock}: the oldest epoch that may still have I/O or work. */
     private int sweeper;
 
@@ -41,20 +53,35 @@ final class IoEpochs {
 
     /** A bio starts using a data block; pass the result to {@link #exit} when it completes. */
     int enter() {
-        lock.lock();
-        try {
-            counts[current]++;
-            return current;
-        } finally {
-            lock.unlock();
+        while (true) {
+            int e = current;
+            counts.incrementAndGet(e * STRIDE);
+            // The caller's next step reads the cell map (acquire reads): keep it after the increment.
+            VarHandle.fullFence();
+            if (current == e) {
+                return e;
+            }
+            exit(e); // the epoch closed meanwhile: count in the new one
         }
     }
 
     void exit(int epoch) {
+        if (counts.decrementAndGet(epoch * STRIDE) == 0 && pending) {
+            run(sweepLocked());
+        }
+    }
+
+    /** Runs {@code r} once every bio that entered before this call has exited: at once if none is in flight. */
+    void afterCurrent(Runnable r) {
         List<Runnable> ready;
         lock.lock();
         try {
-            counts[epoch]--;
+            work.get(current).add(r);
+            int next = (current + 1) % SIZE;
+            if (counts.get(next * STRIDE) == 0 && next != sweeper) {
+                current = next;
+            }
+            pending = true;
             ready = sweep();
         } finally {
             lock.unlock();
@@ -62,34 +89,33 @@ final class IoEpochs {
         run(ready);
     }
 
-    /** Runs {@code r} once every bio that entered before this call has exited: at once if none is in flight. */
-    void afterCurrent(Runnable r) {
+    private List<Runnable> sweepLocked() {
         lock.lock();
         try {
-            if (sweeper != current || counts[current] != 0) {
-                work.get(current).add(r);
-                int next = (current + 1) % SIZE;
-                if (counts[next] == 0 && next != sweeper) {
-                    current = next;
-                }
-                return;
-            }
+            return sweep();
         } finally {
             lock.unlock();
         }
-        r.run();
     }
 
     /** Caller holds {@link #lock}: the work of drained epochs, oldest first. */
     private List<Runnable> sweep() {
         List<Runnable> ready = null;
-        while (sweeper != current && counts[sweeper] == 0) {
+        while (sweeper != current && counts.get(sweeper * STRIDE) == 0) {
             ready = take(sweeper, ready);
             sweeper = (sweeper + 1) % SIZE;
         }
-        if (sweeper == current && counts[current] == 0) {
+        if (sweeper == current && counts.get(current * STRIDE) == 0) {
             ready = take(current, ready);
         }
+        boolean any = false;
+        for (int i = sweeper; ; i = (i + 1) % SIZE) {
+            any |= !work.get(i).isEmpty();
+            if (i == current) {
+                break;
+            }
+        }
+        pending = any;
         return ready;
     }
 

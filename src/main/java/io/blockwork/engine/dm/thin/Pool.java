@@ -54,6 +54,8 @@ public final class Pool {
     private final DeadlineScheduler timer;
     final Cells cells = new Cells();
     final IoEpochs epochs = new IoEpochs();
+    /** Buffers for copying a shared block (null when blocks are too large to copy in one piece). */
+    final BlockBuffers buffers;
 
     private volatile PoolMode mode = PoolMode.WRITE;
     private volatile PoolFeatures features = PoolFeatures.DEFAULT;
@@ -97,6 +99,7 @@ public final class Pool {
         this.blockBytes = (long) metadata.dataBlockSectors() << 9;
         this.config = config;
         this.timer = timer;
+        this.buffers = blockBytes <= BlockCopy.PIECE ? new BlockBuffers((int) blockBytes) : null;
         if (metadata.failure() != null) {
             mode = PoolMode.FAIL;
         }

@@ -79,9 +79,17 @@ public final class PoolMetadata {
     private final Set<Long> detailsDirty = new HashSet<>();
     private long changes;
     private long durableChanges;
-    /** Metadata blocks held for mappings allocated and not yet inserted, by data block. */
-    private final Map<Long, Long> reservations = new HashMap<>();
-    private long reserved;
+    /**
+     * Metadata held for a mapping allocated and not yet inserted: its paths, and the references a
+     * shared leaf copied on the way adds ({@code cascade}). All cascades together copy each
+     * refcount node at most once before the next commit, so their sum is capped ({@link #held}).
+     */
+    private record Reservation(long base, long cascade) {}
+
+    /** By data block. */
+    private final Map<Long, Reservation> reservations = new HashMap<>();
+    private long reservedBase;
+    private long reservedCascade;
     private String failure;
 
     private PoolMetadata(BlockDevice device, int dataBlockSectors, MetadataSpace space, long refcountRoot,
@@ -451,16 +459,18 @@ public final class PoolMetadata {
             if (failure != null) {
                 return NO_METADATA_SPACE;
             }
-            long later = mappingBound(dev, vblock, 1) + refcountBound();
-            if (space.free() - reserved - detailsReserve() < later + refcountBound()) {
+            Reservation r = new Reservation(pathsBound(dev) + refcountBound(), cascadeBound(dev, vblock, 1));
+            long heldAfter = reservedBase + r.base() + Math.min(reservedCascade + r.cascade(), cascadeCap());
+            if (space.free() - heldAfter - detailsReserve() < 0) {
                 return NO_METADATA_SPACE;
             }
             long b = data.alloc();
             if (b < 0) {
                 return NO_DATA_SPACE;
             }
-            reservations.put(b, later);
-            reserved += later;
+            reservations.put(b, r);
+            reservedBase += r.base();
+            reservedCascade += r.cascade();
             return b;
         } catch (MetadataSpace.Exhausted e) {
             failure = e.getMessage();
@@ -517,10 +527,16 @@ public final class PoolMetadata {
 
     /** Caller holds the write lock. */
     private void unreserve(long dataBlock) {
-        Long r = reservations.remove(dataBlock);
+        Reservation r = reservations.remove(dataBlock);
         if (r != null) {
-            reserved -= r;
+            reservedBase -= r.base();
+            reservedCascade -= r.cascade();
         }
+    }
+
+    /** Metadata blocks the allocated-but-not-inserted mappings may still take. Caller holds the lock. */
+    private long held() {
+        return reservedBase + Math.min(reservedCascade, cascadeCap());
     }
 
     /** Unmaps {@code (dev, vblock)}; returns false if it was not mapped. */
@@ -533,7 +549,7 @@ public final class PoolMetadata {
                 return false;
             }
             // A merge may copy a shared sibling leaf as well as the path's leaf.
-            reserveNow(mappingBound(dev, vblock, 2) + refcountBound());
+            reserveNow(pathsBound(dev) + cascadeBound(dev, vblock, 2) + refcountBound());
             BTree.Slot slot = tree.slot(devicesRoot, dev);
             devicesRoot = slot.root();
             slot.value(tree.remove(slot.value(), vblock));
@@ -728,24 +744,31 @@ public final class PoolMetadata {
         return 2L * tree.height(devicesRoot) + 2 + refcountBound();
     }
 
-    /**
-     * Metadata blocks a change of the mapping of {@code (dev, vblock)} may take: the devices and
-     * mapping paths shadowed and split, and, if either path has a node with other references (a
-     * snapshot, a held root), one new reference per entry for each of {@code leaves} shared leaves
-     * copied, which touches at most every refcount node once. Caller holds the lock.
-     */
-    private long mappingBound(long dev, long vblock, int leaves) {
+    /** Metadata blocks a change of a mapping of {@code dev} takes for its paths: the devices and mapping paths shadowed and split. */
+    private long pathsBound(long dev) {
         long b = bound();
         long root = tree.lookup(devicesRoot, dev);
-        if (root == BTree.NOT_FOUND) {
-            return b;
+        return root == BTree.NOT_FOUND ? b : b + 2L * tree.height(root) + 2;
+    }
+
+    /**
+     * Metadata blocks copying {@code leaves} shared mapping leaves on the way to
+     * {@code (dev, vblock)} may take: if a node on the devices or mapping path has other
+     * references (a snapshot, a held root), each entry of a copied leaf gains a reference, which
+     * touches at most every refcount node once. 0 if nothing on the path is shared.
+     */
+    private long cascadeBound(long dev, long vblock, int leaves) {
+        long root = tree.lookup(devicesRoot, dev);
+        if (root == BTree.NOT_FOUND || !(tree.pathShared(devicesRoot, dev) || tree.pathShared(root, vblock))) {
+            return 0;
         }
-        b += 2L * tree.height(root) + 2;
-        if (tree.pathShared(devicesRoot, dev) || tree.pathShared(root, vblock)) {
-            long hRef = tree.height(data.root());
-            b += leaves * Math.min((long) space.capacity() * (hRef + 1), space.liveNodes(TreeKind.REFCOUNT) + hRef + 1);
-        }
-        return b;
+        long hRef = tree.height(data.root());
+        return leaves * Math.min((long) space.capacity() * (hRef + 1), cascadeCap());
+    }
+
+    /** What all cascades before the next commit may copy: each refcount node once, and a new root path. */
+    private long cascadeCap() {
+        return space.liveNodes(TreeKind.REFCOUNT) + tree.height(data.root()) + 1;
     }
 
     /** One refcount change: its path shadowed, a sibling merged or a node split per level, a new root. */
@@ -760,7 +783,7 @@ public final class PoolMetadata {
 
     /** Refuses a change the free metadata cannot cover. Caller holds the write lock. */
     private void reserveNow(long need) throws ThinException {
-        if (space.free() - reserved - detailsReserve() < need) {
+        if (space.free() - held() - detailsReserve() < need) {
             throw new OutOfMetadataSpace(space.free(), need);
         }
     }

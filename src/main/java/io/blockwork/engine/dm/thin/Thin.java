@@ -6,6 +6,7 @@ import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.dm.MapResult;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
@@ -279,6 +280,8 @@ public final class Thin {
         /**
          * A shared block: allocate, copy unless the write covers it, write, then change the mapping
          * once earlier I/O (which may still read the old block through this mapping) has finished.
+         * A block of up to {@link BlockCopy#PIECE} is read into a buffer, the bio's part laid over
+         * it, and written whole: one read and one write.
          */
         private void breakSharing(long old, PoolMode m) {
             if (!allocate(() -> breakSharing(old, pool.mode()))) {
@@ -287,15 +290,38 @@ public final class Thin {
             Runnable switchOver = () -> pool.epochs.afterCurrent(this::insert);
             if (whole() && bio.op() == BioOp.WRITE) {
                 writeNew(switchOver);
-                return;
+            } else if (pool.buffers != null) {
+                copyWithChange(old, switchOver);
+            } else {
+                BlockCopy.copy(data, old * blockBytes, newBlock * blockBytes, blockBytes, s -> {
+                    if (s.ok()) {
+                        writeNew(switchOver);
+                    } else {
+                        abandon(s);
+                    }
+                });
             }
-            BlockCopy.copy(data, old * blockBytes, newBlock * blockBytes, blockBytes, s -> {
-                if (s.ok()) {
-                    writeNew(switchOver);
-                } else {
-                    abandon(s);
+        }
+
+        private void copyWithChange(long old, Runnable then) {
+            MemorySegment buf = pool.buffers.take();
+            data.submit(Bio.read(old * blockBytes, buf, r -> {
+                if (!r.status().ok()) {
+                    pool.buffers.give(buf);
+                    abandon(r.status());
+                    return;
                 }
-            });
+                long in = bio.offset() % blockBytes;
+                if (bio.op() == BioOp.WRITE) {
+                    MemorySegment.copy(bio.data(), 0, buf, in, bio.length());
+                } else {
+                    buf.asSlice(in, bio.length()).fill((byte) 0);
+                }
+                data.submit(Bio.write(newBlock * blockBytes, buf, BioFlags.NONE, w -> {
+                    pool.buffers.give(buf);
+                    written(w.status(), then);
+                }));
+            }));
         }
 
         /** The bio's own part of the new block: its data, or zeros for a discard or write-zeroes. */
