@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 64 MiB used (acceptance 3); and a thin pool carved from a classic pool on file disks, with a
  * volume, a snapshot and a snapshot of the snapshot, comes back whole after a restart (scope 5).
  */
+@Tag("real-client")
 class ThinEndToEndTest {
 
     private static final Duration TOOL_TIMEOUT = Duration.ofMinutes(3);

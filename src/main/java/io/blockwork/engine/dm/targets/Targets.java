@@ -2,6 +2,7 @@ package io.blockwork.engine.dm.targets;
 
 import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.TargetRegistry;
+import io.blockwork.engine.dm.targets.logwrites.LogWritesTarget;
 import io.blockwork.engine.dm.targets.mirror.MirrorTarget;
 
 /** The target types Blockwork ships, registered here and nowhere else. */
@@ -18,6 +19,7 @@ public final class Targets {
             SnapshotOriginTarget.TYPE,
             SnapshotTarget.TYPE,
             SnapshotMergeTarget.TYPE,
+            LogWritesTarget.TYPE,
             ThinPoolTarget.TYPE,
             ThinTarget.TYPE);
 

@@ -40,6 +40,10 @@ import java.util.function.Consumer;
  * </ul>
  * Locks: {@link #commitLock} (commit requests) and {@link #spaceLock} (the no-space queue) are
  * leaves; the monitor of this object guards the open thin devices (management only).
+ *
+ * <p>Size note: over 400 lines because the pool is dm-thin's {@code struct pool} in one place: its
+ * messages, modes, commit worker and no-space queue share the same state and events, and splitting
+ * them would spread the mode transitions the kernel keeps together.
  */
 public final class Pool {
 

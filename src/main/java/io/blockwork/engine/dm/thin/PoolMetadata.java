@@ -39,6 +39,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       into the details tree when a commit is prepared.
  * </ul>
  * One lock: shared for lookups and status, exclusive for every change; never held across I/O.
+ *
+ * <p>Size note: over 400 lines because every change (map, unmap, snapshot, delete, grow, commit)
+ * must reserve its metadata bound and move the refcounts and details under the one lock; the trees
+ * and space maps live in their own classes, this is the transaction that ties them.
  */
 public final class PoolMetadata {
 

@@ -30,6 +30,10 @@ import java.util.List;
  *       block-device contract); a whole-block one unmaps the block. A FUA write that changed the
  *       metadata completes after the next commit; a flush commits if anything changed.
  * </ul>
+ *
+ * <p>Size note: over 400 lines because provisioning, breaking sharing and unmapping are one state
+ * machine under the virtual block's cell ({@code Change}), whose steps share the cell, the epoch
+ * and the allocated block; split apart they would pass all three around.
  */
 public final class Thin {
 
@@ -216,7 +220,7 @@ public final class Thin {
                 } else if (!shared) {
                     inPlace(block);
                 } else {
-                    breakSharing(block, m);
+                    breakSharing(block);
                 }
                 return;
             }
@@ -225,9 +229,9 @@ public final class Thin {
             } else if (m.readOnly()) {
                 finish(IoStatus.IO_ERROR);
             } else if (!mapped) {
-                provision(m);
+                provision();
             } else {
-                breakSharing(block, m);
+                breakSharing(block);
             }
         }
 
@@ -260,8 +264,8 @@ public final class Thin {
         }
 
         /** An unmapped block: allocate, zero unless the write covers it, write, insert. */
-        private void provision(PoolMode m) {
-            if (!allocate(() -> provision(pool.mode()))) {
+        private void provision() {
+            if (!allocate(this::provision)) {
                 return;
             }
             if (whole() || !pool.features().zeroNewBlocks()) {
@@ -283,8 +287,8 @@ public final class Thin {
          * A block of up to {@link BlockCopy#PIECE} is read into a buffer, the bio's part laid over
          * it, and written whole: one read and one write.
          */
-        private void breakSharing(long old, PoolMode m) {
-            if (!allocate(() -> breakSharing(old, pool.mode()))) {
+        private void breakSharing(long old) {
+            if (!allocate(() -> breakSharing(old))) {
                 return;
             }
             Runnable switchOver = () -> pool.epochs.afterCurrent(this::insert);

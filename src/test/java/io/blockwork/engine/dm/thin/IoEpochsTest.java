@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * scheduled has exited, and none is stranded (an exit that empties an epoch while work waits must
  * sweep it, without a lock on the I/O path).
  */
+@Tag("unit")
 class IoEpochsTest {
 
     @Test

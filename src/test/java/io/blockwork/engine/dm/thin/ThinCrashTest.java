@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  *       the snapshot of the other.
  * </ul>
  */
+@Tag("contract")
 class ThinCrashTest {
 
     private static final int SECTOR = 512;

@@ -24,6 +24,7 @@ import net.jqwik.api.lifecycle.AfterTry;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Acceptance 1: random sequences of writes, discards and write-zeroes, snapshots (of volumes and
@@ -41,6 +42,7 @@ import net.jqwik.api.state.Transformer;
  * Nodes hold four entries, so a few dozen mappings already make three-level trees that split,
  * merge and are shared and copied by snapshots.
  */
+@Tag("unit")
 class ThinPoolModelTest {
 
     private static final int VOLUME_BLOCKS = 8;

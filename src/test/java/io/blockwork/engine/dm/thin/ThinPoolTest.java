@@ -11,12 +11,14 @@ import io.blockwork.engine.dm.DmException;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The thin-pool and thin targets as dmsetup users drive them: tables, messages, status lines,
  * provisioning, snapshots of volumes and of snapshots, discards, deletion and restarts.
  */
+@Tag("unit")
 class ThinPoolTest {
 
     private static final long META = 4L << 20;

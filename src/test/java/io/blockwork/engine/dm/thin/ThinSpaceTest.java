@@ -19,6 +19,7 @@ import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.engine.dm.targets.ThinPoolTarget;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * the no-space timeout; the low-water mark raises one event; data and metadata devices grow online
  * (a larger table, resumed) and queued writes then complete; metadata grows with the data written.
  */
+@Tag("unit")
 class ThinSpaceTest {
 
     private static final long SECTORS_PER_BLOCK = BLOCK >> 9;
