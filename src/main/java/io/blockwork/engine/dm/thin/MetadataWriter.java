@@ -51,8 +51,8 @@ final class MetadataWriter {
     private static IoStatus writeAll(BlockDevice metadata, CommitPlan plan) {
         CountDownLatch left = new CountDownLatch(plan.writes().size());
         AtomicReference<IoStatus> first = new AtomicReference<>(IoStatus.OK);
-        for (CommitPlan.Write w : plan.writes()) {
-            metadata.submit(Bio.write(w.block() << MetadataBlock.SHIFT, MemorySegment.ofArray(w.bytes()), BioFlags.NONE,
+        for (Node n : plan.writes()) {
+            metadata.submit(Bio.write(n.block << MetadataBlock.SHIFT, MemorySegment.ofArray(n.encode()), BioFlags.NONE,
                     b -> {
                         if (!b.status().ok()) {
                             first.compareAndSet(IoStatus.OK, b.status());

@@ -118,10 +118,8 @@ final class Node {
         m.set(U64, 8, block);
         m.set(U32, 16, count);
         m.set(U32, 20, cap);
-        for (int i = 0; i < count; i++) {
-            m.set(U64, HEADER + 8L * i, keys[i]);
-            m.set(U64, HEADER + 8L * cap + 8L * i, values[i]);
-        }
+        MemorySegment.copy(keys, 0, m, U64, HEADER, count);
+        MemorySegment.copy(values, 0, m, U64, HEADER + 8L * cap, count);
         MetadataBlock.seal(b, MetadataBlock.NODE_SALT);
         return b;
     }
@@ -153,10 +151,10 @@ final class Node {
         }
         Node n = new Node(block, kind, flags == LEAF, cap);
         n.count = count;
-        for (int i = 0; i < count; i++) {
-            n.keys[i] = m.get(U64, HEADER + 8L * i);
-            n.values[i] = m.get(U64, HEADER + 8L * cap + 8L * i);
-            if (i > 0 && Long.compareUnsigned(n.keys[i - 1], n.keys[i]) >= 0) {
+        MemorySegment.copy(m, U64, HEADER, n.keys, 0, count);
+        MemorySegment.copy(m, U64, HEADER + 8L * cap, n.values, 0, count);
+        for (int i = 1; i < count; i++) {
+            if (Long.compareUnsigned(n.keys[i - 1], n.keys[i]) >= 0) {
                 throw new ThinException(where + ": keys out of order at entry " + i);
             }
         }

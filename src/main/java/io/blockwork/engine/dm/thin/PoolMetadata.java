@@ -6,7 +6,6 @@ import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SyncIo;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -685,14 +684,10 @@ public final class PoolMetadata {
             }
             MetadataSpace.Closed closed = space.closeTransaction();
             long[] dataFreed = data.closeTransaction();
-            List<CommitPlan.Write> writes = new ArrayList<>(closed.dirty().size());
-            for (Node n : closed.dirty()) {
-                writes.add(new CommitPlan.Write(n.block, n.encode()));
-            }
             commits++;
             Superblock sb = new Superblock(0, space.capacity(), commits, transactionId, dataBlockSectors, time,
                     data.blocks(), space.blocks(), devicesRoot, detailsRoot, data.root(), heldRoot);
-            return new CommitPlan(writes, sb.encode(), closed.freed(), dataFreed, changes);
+            return new CommitPlan(closed.dirty(), sb.encode(), closed.freed(), dataFreed, changes);
         } catch (MetadataSpace.Exhausted e) {
             failure = e.getMessage();
             return null;
