@@ -139,6 +139,31 @@ final class DataSpace implements MetadataSpace.DataRefs {
         root = tree.insert(root, b, c + 1);
     }
 
+    /**
+     * Adds a reference to each block, sorted first so that the blocks one refcount leaf holds are
+     * counted under one shadowed path: each leaf is made fresh once ({@link BTree#slot}) and its
+     * counts are then changed in place. Only existing counts change, so no node splits or merges.
+     */
+    @Override
+    public void incAll(long[] blocks, int count) {
+        Arrays.sort(blocks, 0, count);
+        int i = 0;
+        while (i < count) {
+            BTree.Slot slot = tree.slot(root, blocks[i]);
+            if (slot == null) {
+                throw new IllegalStateException("data block " + blocks[i] + " has no reference to add to");
+            }
+            root = slot.root();
+            Node leaf = slot.leaf();
+            int at = slot.index();
+            do {
+                leaf.values[at]++;
+                i++;
+                at = i < count ? leaf.search(blocks[i]) : -1;
+            } while (at >= 0);
+        }
+    }
+
     @Override
     public void dec(long b) {
         long c = refcount(b);
