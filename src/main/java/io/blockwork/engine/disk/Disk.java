@@ -185,7 +185,6 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     private IoStatus performUnderPower(Bio bio) {
         DiskFaults f = faults;
         if (f.any() && (bio.op() == BioOp.READ ? f.failReads() : f.failWrites())) {
-            stats.failed();
             return IoStatus.IO_ERROR;
         }
         try {
@@ -199,7 +198,6 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
             return IoStatus.OK;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, () -> name() + ": " + bio + " failed", e);
-            stats.failed();
             return IoStatus.IO_ERROR;
         }
     }
@@ -236,14 +234,12 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
             IoStatus status = IoStatus.OK;
             try {
                 if (faults.failFlushes()) {
-                    stats.failed();
                     status = IoStatus.IO_ERROR;
                 } else {
                     medium.flush();
                 }
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, () -> name() + ": flush failed", e);
-                stats.failed();
                 status = IoStatus.IO_ERROR;
             } finally {
                 if (l != null) {

@@ -13,7 +13,9 @@ import static io.blockwork.support.Problems.problem;
 import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.memoryDisk;
 import static io.blockwork.support.Requests.readData;
+import static io.blockwork.support.Requests.viewer;
 import static io.blockwork.support.Requests.writeData;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.patch;
@@ -24,6 +26,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import io.blockwork.support.AppTest;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
@@ -34,7 +38,8 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
  * Thin pools over REST (issue 19, scope 5): thin pools in the pools API on two devices or carved
  * from a classic pool, thin volumes with a virtual size (overprovisioning allowed and shown),
  * snapshots of volumes and of snapshots through the snapshot endpoints, allocated versus virtual
- * sizes in every listing (Data%, Meta%), online growth, and bad input refused changing nothing.
+ * sizes in every listing (Data%, Meta%) and in the Prometheus scrape, created events for thin
+ * volumes and snapshots, online growth, and bad input refused changing nothing.
  */
 @AppTest
 class ThinPoolApiTest {
@@ -54,6 +59,13 @@ class ThinPoolApiTest {
     private static MockHttpServletRequestBuilder snapshot(String pool, String volume, String json) {
         return post(POOLS + "/{p}/volumes/{v}/snapshots", pool, volume).with(admin())
                 .contentType(MediaType.APPLICATION_JSON).content(json);
+    }
+
+    /** The value of {@code name{pool="pool"}} in a Prometheus scrape. */
+    private static double sample(String scrape, String name, String pool) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name + "{pool=\"" + pool + "\"}") + " (\\S+)$").matcher(scrape);
+        assertThat(m.find()).as("%s of pool %s in the scrape", name, pool).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     /** A thin pool on memory disks {@code p}-data (16 MiB) and {@code p}-meta (4 MiB). */
@@ -98,6 +110,12 @@ class ThinPoolApiTest {
                 .andExpect(jsonPath("$.thin.overprovisioning").value(65536.0))
                 .andExpect(jsonPath("$.volumes[0]").value("tp1-v"));
         mvc.perform(get(POOLS).with(admin())).andExpect(jsonPath("$[?(@.name == 'tp1')].type").value("thin"));
+        String scrape = mvc.perform(get("/actuator/prometheus").with(viewer())).andExpect(status().isOk())
+                .andReturn().getResponse().getContentAsString();
+        assertThat(sample(scrape, "blockwork_thin_pool_data_used_bytes", "tp1")).isEqualTo(256 * KIB);
+        assertThat(sample(scrape, "blockwork_thin_pool_data_bytes", "tp1")).isEqualTo(16 << 20);
+        assertThat(sample(scrape, "blockwork_thin_pool_virtual_bytes", "tp1")).isEqualTo(1L << 40);
+        assertThat(sample(scrape, "blockwork_thin_pool_metadata_used_bytes", "tp1")).isPositive();
 
         // a discard of whole chunks gives them back
         mvc.perform(post("/api/v1/devices/tp1-v/discard").with(admin()).param("offset", Long.toString(1L << 39))
@@ -125,6 +143,14 @@ class ThinPoolApiTest {
                 .andExpect(jsonPath("$.fillPercent").value(100.0))
                 .andExpect(jsonPath("$.state").value("active"));
         mvc.perform(getPool("tp2")).andExpect(jsonPath("$.usedBytes").value(1024 * KIB));
+        mvc.perform(get("/api/v1/events/recent").with(admin()).param("object", "tp2-s1"))
+                .andExpect(jsonPath("$[?(@.type == 'created')].kind").value(org.hamcrest.Matchers.contains("snapshot")))
+                .andExpect(jsonPath("$[?(@.type == 'created')].parent").value(org.hamcrest.Matchers.contains("tp2-v")));
+        mvc.perform(get("/api/v1/events/recent").with(admin()).param("object", "tp2-v"))
+                .andExpect(jsonPath("$[?(@.type == 'created' && @.object == 'tp2-v')].kind")
+                        .value(org.hamcrest.Matchers.contains("volume")))
+                .andExpect(jsonPath("$[?(@.type == 'created' && @.object == 'tp2-v')].parent")
+                        .value(org.hamcrest.Matchers.contains("tp2")));
 
         byte[] b = random(CHUNK, 3);
         mvc.perform(writeData("tp2-v", 0, b)).andExpect(status().isNoContent());
