@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 
 /**
@@ -52,6 +54,13 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     private volatile LatencyModel latency;
     private volatile DiskFaults faults = DiskFaults.NONE;
     private final boolean writeback;
+    /**
+     * Writeback memory disks only (the power cut's model), else null. A media operation takes the
+     * read lock from its fault check to the medium's change, {@link #powerCut} the write lock: an
+     * operation that passed its check before the power failed has finished before the cut, so no
+     * flush or FUA write completes OK after the cut has thrown its data away.
+     */
+    private final ReentrantReadWriteLock power;
 
     public Disk(String name, Medium medium, DiskConfig config, DeadlineScheduler timer) {
         super(name);
@@ -63,6 +72,7 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         this.latency = config.latency();
         this.slots = new QueueSlots(config.queueDepth());
         this.flusher = CacheFlusher.create(config.flushMerging(), this::mediaFlush);
+        this.power = writeback && medium instanceof MemoryMedium ? new ReentrantReadWriteLock() : null;
     }
 
     public static Disk memory(String name, long size, DiskConfig config) {
@@ -160,6 +170,19 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     }
 
     private IoStatus perform(Bio bio) {
+        Lock l = power == null ? null : power.readLock();
+        if (l == null) {
+            return performUnderPower(bio);
+        }
+        l.lock();
+        try {
+            return performUnderPower(bio);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private IoStatus performUnderPower(Bio bio) {
         DiskFaults f = faults;
         if (f.any() && (bio.op() == BioOp.READ ? f.failReads() : f.failWrites())) {
             return IoStatus.IO_ERROR;
@@ -204,15 +227,23 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     /** One media flush: the strategy decides how many of these the flush requests cost. */
     private void mediaFlush(Consumer<IoStatus> done) {
         Runnable run = () -> {
+            Lock l = power == null ? null : power.readLock();
+            if (l != null) {
+                l.lock();
+            }
             IoStatus status = IoStatus.OK;
-            if (faults.failFlushes()) {
-                status = IoStatus.IO_ERROR;
-            } else {
-                try {
-                    medium.flush();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, () -> name() + ": flush failed", e);
+            try {
+                if (faults.failFlushes()) {
                     status = IoStatus.IO_ERROR;
+                } else {
+                    medium.flush();
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, () -> name() + ": flush failed", e);
+                status = IoStatus.IO_ERROR;
+            } finally {
+                if (l != null) {
+                    l.unlock();
                 }
             }
             long delay = latency.sampleFlush();
@@ -237,7 +268,12 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         if (!writeback || !(medium instanceof MemoryMedium)) {
             throw new UnsupportedOperationException("a power cut is modelled only on writeback memory disks");
         }
-        medium.powerCut();
+        power.writeLock().lock();
+        try {
+            medium.powerCut();
+        } finally {
+            power.writeLock().unlock();
+        }
     }
 
     public void latency(LatencyModel model) {

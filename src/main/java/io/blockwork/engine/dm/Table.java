@@ -167,7 +167,7 @@ public final class Table {
         }
         Target target;
         try {
-            target = type.construct(new TargetContext(line.start(), line.length(), config, owner),
+            target = type.construct(new TargetContext(line.start(), line.length(), config, owner, self),
                     new TargetArgs(line.args(), lookup));
         } catch (TargetException e) {
             throw new TableException(n, type.name() + ": " + e.getMessage());
