@@ -7,6 +7,13 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.block.IoCounters;
 import io.blockwork.engine.block.IoStatus;
+import io.blockwork.engine.md.metadata.BitmapSuperblock;
+import io.blockwork.engine.md.metadata.Examination;
+import io.blockwork.engine.md.metadata.MdUuid;
+import io.blockwork.engine.md.metadata.MemberLayout;
+import io.blockwork.engine.md.metadata.MetadataSpec;
+import io.blockwork.engine.md.metadata.Superblock;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
@@ -24,8 +31,10 @@ import java.util.Objects;
  * <p>The I/O path: the block core has checked and split the bio at the personality's boundary;
  * {@link #dispatch} refuses I/O on an inactive array, hands FLUSH and PREFLUSH to the array's
  * {@link ArrayFlush} strategy, and everything else to the personality. Members are any block
- * devices, used from offset 0 (md's data offset is 0 here: there is no superblock on the members,
- * the service keeps the configuration).
+ * devices. Without metadata they are used from offset 0 and whoever keeps the configuration
+ * (the service's database) is the only record; with v1.2 metadata each carries md's superblock
+ * and the data starts at mdadm's data offset, and {@link MemberSuperblocks} records every change
+ * on the members themselves ({@link MdAssembly} reads them back).
  *
  * <p>An array becomes inactive when some data has no in-sync copy left (it then fails all I/O,
  * and {@link MdDetail#inactiveReason()} says why) or when it is stopped.
@@ -42,6 +51,10 @@ public final class MdArray extends AbstractBlockDevice {
     private final ArrayFlush flush;
     /** Null for linear and raid0. */
     private final SyncDaemon daemon;
+    /** The superblocks and bitmap; {@link ArrayMetadata#NONE} without metadata. */
+    private final ArrayMetadata metadata;
+    /** Where joining members' data starts (md's data_offset); 0 without metadata. */
+    private final long dataOffset;
     private volatile String stopReason;
     /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
     private volatile Runnable changeListener = () -> {};
@@ -49,65 +62,161 @@ public final class MdArray extends AbstractBlockDevice {
     private long writesSeen;
     private long writesChangedNanos;
 
-    private MdArray(MdArraySpec spec, List<? extends BlockDevice> slots, long memberBytes, boolean clean) {
+    /**
+     * How an array's superblocks start (null for an array without metadata).
+     *
+     * @param setName the superblock's {@code set_name}
+     * @param ctime creation time, md's packed form
+     * @param dataOffset where joining members' data starts (bytes): the array's data offset
+     * @param events the event count found on the members (0 for a new array)
+     * @param clean the array starts clean
+     * @param bitmap the bitmap read from a member; null for a new one (made from the spec) or none
+     * @param bits its bits
+     * @param neededFrom the first sync byte whose set bits must be resynced
+     * @param maxDev the dev_roles entries found (0 for a new array)
+     */
+    record MetadataSetup(String setName, long ctime, long dataOffset, long events, boolean clean, BitmapSuperblock bitmap,
+                         byte[] bits, long neededFrom, int maxDev) {}
+
+    MdArray(MdArraySpec spec, MemberSet members, long memberBytes, boolean clean, MetadataSetup setup) {
         super(spec.name());
         this.spec = spec;
-        List<BlockDevice> present = slots.stream().filter(Objects::nonNull).map(BlockDevice.class::cast).toList();
-        int lbs = present.stream().mapToInt(d -> d.limits().logicalBlockSize()).max().orElseThrow();
-        long smallest = memberBytes > 0 ? memberBytes : present.stream().mapToLong(BlockDevice::sizeBytes).min().orElseThrow();
-        this.members = new MemberSet(spec.level(), slots);
+        this.members = members;
+        Member[] slots = members.table().slots();
+        List<Member> present = java.util.Arrays.stream(slots).filter(Objects::nonNull).toList();
+        int lbs = present.stream().mapToInt(m -> m.device().limits().logicalBlockSize()).max().orElseThrow();
+        long smallest = memberBytes > 0 ? memberBytes : present.stream().mapToLong(Member::dataBytes).min().orElseThrow();
         this.personality = switch (spec.level()) {
             case LINEAR -> new Linear(slots, spec.chunkBytes(), lbs);
             case RAID0 -> new Raid0(slots, spec.chunkBytes());
-            case RAID1 -> new Raid1(members, slots.size(), smallest, clean);
-            case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.size(), spec.chunkBytes() >>> 9,
+            case RAID1 -> new Raid1(members, slots.length, smallest, clean);
+            case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.length, spec.chunkBytes() >>> 9,
                     smallest >>> 9), clean, spec.strategies().barrier());
         };
-        for (int i = 0; i < slots.size(); i++) {
-            BlockDevice d = slots.get(i);
-            if (d != null && spec.level() != MdLevel.LINEAR && d.sizeBytes() < personality.usedMemberBytes()) {
-                throw new MdArgumentException("members[" + i + "]", d.name() + " has " + d.sizeBytes()
-                        + " bytes; the array uses " + personality.usedMemberBytes() + " of each member");
+        for (int i = 0; i < slots.length; i++) {
+            Member m = slots[i];
+            if (m != null && spec.level() != MdLevel.LINEAR && m.dataBytes() < personality.usedMemberBytes()) {
+                throw new MdArgumentException("members[" + i + "]", m.name() + " has " + m.dataBytes() + " bytes"
+                        + (m.dataOffset() > 0 ? " after its data offset" : "") + "; the array uses "
+                        + personality.usedMemberBytes() + " of each member");
             }
         }
         DeviceLimits l = DeviceLimits.of(lbs);
-        for (BlockDevice d : present) {
-            l = l.stack(d.limits());
+        for (Member m : present) {
+            l = l.stack(m.device().limits());
         }
         this.limits = l.withBoundary(personality.boundaryBytes());
         this.flush = ArrayFlush.create(spec.strategies().flush(), this);
         members.survivalRule(personality::survives);
         this.daemon = personality instanceof Mirrored m
                 ? new SyncDaemon(spec.name(), m, members, spec.speed(), this::userRequests, this::changed) : null;
+        this.dataOffset = setup == null ? 0 : setup.dataOffset();
+        this.metadata = setup == null ? ArrayMetadata.NONE : superblocks(setup);
+        if (personality instanceof Mirrored m) {
+            m.metadata(metadata);
+        }
+        if (setup != null) {
+            members.placement(d -> new MemberSet.Placement(dataOffset, MdUuid.random()));
+        }
         members.onFailure(() -> {
             wakeDaemon();
             changed();
         });
+        if (metadata instanceof MemberSuperblocks s) {
+            members.onChange(s::wake);
+        }
         this.writesChangedNanos = System.nanoTime() - SAFE_MODE_NANOS;
+    }
+
+    /** The superblocks' writer, with a new bitmap made from the spec when the setup brings none. */
+    private MemberSuperblocks superblocks(MetadataSetup setup) {
+        MetadataSpec m = spec.metadata();
+        long used = personality.usedMemberBytes() >>> 9;
+        BitmapSuperblock bitmap = setup.bitmap();
+        byte[] bits = setup.bits();
+        long neededFrom = setup.neededFrom();
+        if (bitmap == null && m.bitmap() != null) {
+            bitmap = newBitmap(m, used, setup.dataOffset(), setup.clean());
+            bits = new byte[(int) ((bitmap.bits() + 7) / 8)];
+            if (!setup.clean()) {
+                java.util.Arrays.fill(bits, (byte) 0xff);
+            }
+            neededFrom = setup.clean() ? Long.MAX_VALUE : 0;
+        }
+        long bitmapSectors = bitmap == null ? MemberLayout.bitmapSpace(used)
+                : BitmapSuperblock.areaBytes(bitmap.bits(), 4096) >>> 9;
+        MemberSuperblocks.Identity id = new MemberSuperblocks.Identity(m.uuid(), setup.setName(), setup.ctime(),
+                spec.level().mdNumber(), personality.layoutCode(), spec.level() == MdLevel.RAID1 ? 0 : (int) (spec.chunkBytes() >>> 9),
+                members.table().width(), used, MemberLayout.BITMAP_OFFSET);
+        return new MemberSuperblocks(spec.name(), id, members, personality,
+                MemberLayout.of(setup.dataOffset() >>> 9, bitmapSectors), setup.events(), setup.clean(), bitmap, bits,
+                neededFrom, setup.maxDev());
+    }
+
+    private BitmapSuperblock newBitmap(MetadataSpec m, long usedSectors, long dataOffsetBytes, boolean clean) {
+        long sync = ((Mirrored) personality).syncBytes() >>> 9;
+        long smallest = MemberLayout.smallestBitmapChunk(sync, usedSectors);
+        long chunk = m.bitmap().chunkBytes() == 0 ? MemberLayout.defaultBitmapChunk(sync, usedSectors) : m.bitmap().chunkBytes();
+        if (smallest == 0) {
+            throw new MdArgumentException("bitmap", "the members are too small for a write-intent bitmap");
+        }
+        if (chunk < smallest) {
+            throw new MdArgumentException("bitmapChunk", "a bitmap chunk of " + chunk + " bytes needs more bits than mdadm's room"
+                    + " for this array holds; the smallest is " + smallest + " bytes");
+        }
+        long area = BitmapSuperblock.areaBytes(BitmapSuperblock.bits(sync, chunk), 4096);
+        long room = dataOffsetBytes - (Superblock.V12_SUPER_OFFSET + MemberLayout.BITMAP_OFFSET) * 512;
+        if (area > room) {
+            throw new MdArgumentException("bitmapChunk", "the bitmap (" + area + " bytes) does not fit before the data ("
+                    + room + " bytes of room); choose a larger chunk");
+        }
+        return new BitmapSuperblock(BitmapSuperblock.VERSION, m.uuid(), 0, 0, sync, 0, (int) chunk,
+                m.bitmap().daemonSleepSeconds(), 0, (int) (area >>> 9));
     }
 
     /**
      * {@code mdadm --create}: a new array over {@code members} in slot order. Redundant levels
-     * start with a resync unless the spec assumes the members clean.
+     * start with a resync unless the spec assumes the members clean. With v1.2 metadata every
+     * member gets its superblock (and the bitmap) before this returns.
      */
     public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members) {
         checkMembers(spec.level(), members, false);
-        MdArray array = new MdArray(spec, members, 0, spec.assumeClean());
+        if (!spec.metadata().present()) {
+            MdArray array = new MdArray(spec, new MemberSet(spec.level(), members), 0, spec.assumeClean(), null);
+            array.startDaemon();
+            return array;
+        }
+        long chunkSectors = spec.level() == MdLevel.RAID1 ? 0 : spec.chunkBytes() >>> 9;
+        long dataOffset = MemberLayout.defaultDataOffset(members.getFirst().sizeBytes() >>> 9, chunkSectors) << 9;
+        Member[] slots = new Member[members.size()];
+        for (int i = 0; i < slots.length; i++) {
+            BlockDevice d = members.get(i);
+            if (d.sizeBytes() <= dataOffset) {
+                throw new MdArgumentException("members[" + i + "]", d.name() + " has " + d.sizeBytes() + " bytes; md's v1.2"
+                        + " metadata puts the data " + dataOffset + " bytes in, so a member needs more (or use metadata none)");
+            }
+            slots[i] = new Member(d, i, MemberState.IN_SYNC, i, dataOffset, MdUuid.random());
+        }
+        boolean clean = spec.assumeClean() || !spec.level().redundant();
+        MdArray array = new MdArray(spec, new MemberSet(spec.level(), slots, new Member[slots.length], List.of(), slots.length),
+                0, spec.assumeClean(), new MetadataSetup(spec.name(), Superblock.packTime(Instant.now()), dataOffset, 0,
+                        clean, null, null, 0, 0));
+        array.startMetadata();
         array.startDaemon();
         return array;
     }
 
     /**
-     * {@code mdadm --assemble} of an existing array: {@code slots} in slot order with null for a
-     * missing member (redundant levels only), plus spares. No resync. {@code memberBytes} is the
-     * array's earlier {@link MdDetail#usedDevSizeBytes()} (0 to compute it from the members).
-     * Missing members leave the array degraded, or inactive with the reason in its detail (an
-     * inactive array takes no spares; they stay free).
+     * {@code mdadm --assemble} of an existing array without metadata: {@code slots} in slot order
+     * with null for a missing member (redundant levels only), plus spares. No resync.
+     * {@code memberBytes} is the array's earlier {@link MdDetail#usedDevSizeBytes()} (0 to compute
+     * it from the members). Missing members leave the array degraded, or inactive with the reason
+     * in its detail (an inactive array takes no spares; they stay free).
      */
     public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
                                    List<? extends BlockDevice> spares, long memberBytes) {
         checkMembers(spec.level(), slots, true);
-        MdArray array = new MdArray(spec, slots, memberBytes, true);
+        MdArray array = new MdArray(spec, new MemberSet(spec.level(), slots), memberBytes, true, null);
         if (array.inactiveReason() == null) {
             for (BlockDevice spare : spares) {
                 array.add(spare);
@@ -115,6 +224,13 @@ public final class MdArray extends AbstractBlockDevice {
         }
         array.startDaemon();
         return array;
+    }
+
+    /** Writes the first superblocks; the array then records its own changes. */
+    void startMetadata() {
+        if (metadata instanceof MemberSuperblocks s) {
+            s.start();
+        }
     }
 
     private static void checkMembers(MdLevel level, List<? extends BlockDevice> devices, boolean allowMissing) {
@@ -138,7 +254,7 @@ public final class MdArray extends AbstractBlockDevice {
         }
     }
 
-    private void startDaemon() {
+    void startDaemon() {
         if (daemon != null) {
             daemon.start();
         }
@@ -174,12 +290,17 @@ public final class MdArray extends AbstractBlockDevice {
         return members.all().stream().map(Member::device).toList();
     }
 
-    /** A member's flush failed: status for the parent flush (the flush strategies' shared rule). */
-    IoStatus memberFlushFailed(Member m) {
+    /**
+     * A member's flush failed (the flush strategies' shared rule): the member is failed, and
+     * {@code done} gets the parent flush's status once the failure is recorded on the survivors.
+     */
+    void memberFlushFailed(Member m, java.util.function.Consumer<IoStatus> done) {
         if (!spec.level().redundant()) {
-            return IoStatus.IO_ERROR;
+            done.accept(IoStatus.IO_ERROR);
+            return;
         }
-        return members.failed(m, "flush error") ? IoStatus.OK : IoStatus.IO_ERROR;
+        IoStatus status = members.failed(m, "flush error") ? IoStatus.OK : IoStatus.IO_ERROR;
+        metadata.afterFailuresRecorded(() -> done.accept(status));
     }
 
     private long userRequests() {
@@ -214,11 +335,41 @@ public final class MdArray extends AbstractBlockDevice {
         wakeDaemon();
     }
 
-    /** {@code mdadm --re-add}: a former member returns to its old slot; without a bitmap it is rebuilt in full. */
-    public void reAdd(BlockDevice device) {
+    /**
+     * {@code mdadm --re-add}: a former member returns to its old slot. Without metadata the slot
+     * is the one it left since the array started, and it is rebuilt in full. With metadata its
+     * superblock says which slot it filled; it is rebuilt through the write-intent bitmap when the
+     * bitmap still holds every write it missed, else in full; a device whose superblock does not
+     * place it in an empty slot of this array is refused (add it as a spare instead).
+     *
+     * @return how it is rebuilt: {@code "bitmap"} or {@code "full"}
+     */
+    public String reAdd(BlockDevice device) {
         checkJoiner(device);
-        members.reAdd(device);
+        if (!spec.metadata().present()) {
+            members.reAdd(device);
+            wakeDaemon();
+            return "full";
+        }
+        Examination e = Examination.of(device);
+        Superblock sb = e.sb();
+        if (!e.usable()) {
+            throw new MdStateException("device", device.name() + " cannot be re-added: " + e.problem() + "; add it as a spare");
+        }
+        if (!sb.arrayUuid().equals(spec.metadata().uuid())) {
+            throw new MdStateException("device", device.name() + " belongs to array " + sb.arrayUuid() + " ('" + sb.shortName()
+                    + "'), not this one; add it as a spare");
+        }
+        int slot = sb.ownRole();
+        if (!Superblock.isSlot(slot)) {
+            throw new MdStateException("device", device.name() + " was a spare or failed here; add it as a spare");
+        }
+        var bitmap = metadata.bitmap();
+        boolean wasInSync = !sb.has(Superblock.FEATURE_RECOVERY_OFFSET) || sb.has(Superblock.FEATURE_RECOVERY_BITMAP);
+        boolean throughBitmap = bitmap != null && wasInSync && sb.events() >= bitmap.superblock().eventsCleared();
+        members.reAdd(device, slot, sb.devNumber(), new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()), throughBitmap);
         wakeDaemon();
+        return throughBitmap ? "bitmap" : "full";
     }
 
     private void checkJoiner(BlockDevice device) {
@@ -239,9 +390,9 @@ public final class MdArray extends AbstractBlockDevice {
             throw new MdArgumentException("device", device.name() + " has " + device.limits().logicalBlockSize()
                     + "-byte blocks, larger than the array's " + limits.logicalBlockSize());
         }
-        if (device.sizeBytes() < personality.usedMemberBytes()) {
+        if (device.sizeBytes() - dataOffset < personality.usedMemberBytes()) {
             throw new MdArgumentException("device", device.name() + " has " + device.sizeBytes() + " bytes; each member needs "
-                    + personality.usedMemberBytes());
+                    + (personality.usedMemberBytes() + dataOffset) + (dataOffset > 0 ? " (data offset included)" : ""));
         }
     }
 
@@ -285,12 +436,16 @@ public final class MdArray extends AbstractBlockDevice {
         return daemon;
     }
 
-    /** Stops the array ({@code mdadm --stop}): the daemon ends, all further I/O fails. */
+    /**
+     * Stops the array ({@code mdadm --stop}): the daemon ends, all further I/O fails, and the
+     * superblocks record the array clean once the writes in flight have ended.
+     */
     public void stop() {
         stopReason = "stopped";
         if (daemon != null) {
             daemon.stop();
         }
+        metadata.stop();
     }
 
     /**
@@ -369,5 +524,14 @@ public final class MdArray extends AbstractBlockDevice {
 
     SyncDaemon daemon() {
         return daemon;
+    }
+
+    ArrayMetadata metadata() {
+        return metadata;
+    }
+
+    /** Where joining members' data starts (md's data_offset); 0 without metadata. */
+    long dataOffset() {
+        return dataOffset;
     }
 }

@@ -1,5 +1,7 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.md.metadata.MetadataSpec;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -15,9 +17,10 @@ import java.util.regex.Pattern;
  * @param strategies the seeds' strategies
  * @param speed resync/recovery speed limits
  * @param assumeClean skip the initial resync ({@code --assume-clean}): the members are known to agree
+ * @param metadata what the members carry: nothing, or md's v1.2 superblock (and a bitmap)
  */
 public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Layout layout,
-                          MdStrategies strategies, SpeedLimits speed, boolean assumeClean) {
+                          MdStrategies strategies, SpeedLimits speed, boolean assumeClean, MetadataSpec metadata) {
 
     public static final long DEFAULT_CHUNK = 512 * 1024;
     private static final long MAX_CHUNK = 1L << 30;
@@ -30,6 +33,7 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
         Objects.requireNonNull(level, "level");
         Objects.requireNonNull(strategies, "strategies");
         Objects.requireNonNull(speed, "speed");
+        Objects.requireNonNull(metadata, "metadata");
         switch (level) {
             case RAID0, RAID10 -> checkChunk(chunkBytes, level);
             case LINEAR -> {
@@ -49,6 +53,13 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
         if (level != MdLevel.RAID10 && layout != null) {
             throw new MdArgumentException("layout", "only raid10 has a layout, not " + level.label());
         }
+        if (metadata.bitmap() != null && !level.redundant()) {
+            throw new MdArgumentException("bitmap", level.label() + " has no redundancy, so nothing to resync: no bitmap");
+        }
+        if (metadata.present() && name.getBytes(StandardCharsets.UTF_8).length > 32) {
+            throw new MdArgumentException("name", "md's v1.2 superblock keeps at most 32 bytes of the name; '" + name
+                    + "' is longer (choose a shorter name, or metadata none)");
+        }
     }
 
     private static void checkChunk(long chunk, MdLevel level) {
@@ -61,7 +72,7 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
     public static MdArraySpec of(String name, MdLevel level) {
         long chunk = level == MdLevel.RAID0 || level == MdLevel.RAID10 ? DEFAULT_CHUNK : 0;
         return new MdArraySpec(name, level, chunk, level == MdLevel.RAID10 ? Raid10Layout.N2 : null,
-                MdStrategies.DEFAULT, SpeedLimits.DEFAULT, false);
+                MdStrategies.DEFAULT, SpeedLimits.DEFAULT, false, MetadataSpec.NONE);
     }
 
     /**
@@ -85,22 +96,27 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
     }
 
     public MdArraySpec withChunk(long bytes) {
-        return new MdArraySpec(name, level, bytes, layout, strategies, speed, assumeClean);
+        return new MdArraySpec(name, level, bytes, layout, strategies, speed, assumeClean, metadata);
     }
 
     public MdArraySpec withLayout(Raid10Layout l) {
-        return new MdArraySpec(name, level, chunkBytes, l, strategies, speed, assumeClean);
+        return new MdArraySpec(name, level, chunkBytes, l, strategies, speed, assumeClean, metadata);
     }
 
     public MdArraySpec withStrategies(MdStrategies s) {
-        return new MdArraySpec(name, level, chunkBytes, layout, s, speed, assumeClean);
+        return new MdArraySpec(name, level, chunkBytes, layout, s, speed, assumeClean, metadata);
     }
 
     public MdArraySpec withSpeed(SpeedLimits s) {
-        return new MdArraySpec(name, level, chunkBytes, layout, strategies, s, assumeClean);
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, s, assumeClean, metadata);
+    }
+
+    /** With md's v1.2 superblocks ({@code bitmap} null for none) or without metadata ({@link MetadataSpec#NONE}). */
+    public MdArraySpec withMetadata(MetadataSpec m) {
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, assumeClean, m);
     }
 
     public MdArraySpec withAssumeClean(boolean clean) {
-        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, clean);
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, clean, metadata);
     }
 }

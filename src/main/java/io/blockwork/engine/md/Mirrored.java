@@ -6,6 +6,7 @@ import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SyncIo;
+import io.blockwork.engine.md.metadata.WriteIntentBitmap;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -23,7 +24,11 @@ import java.util.function.Function;
  *       first copy, which is the one resync propagates.
  *   <li><b>Writes</b> (and discards, write-zeroes) go to every writable member holding a copy,
  *       rebuilding ones and replacements included, FUA passed down; a member that fails is marked
- *       faulty, and the write succeeds if any copy was written.
+ *       faulty, and the write succeeds if any copy was written. The array's {@link ArrayMetadata}
+ *       comes first (md_write_start and the bitmap's startwrite): a write waits until the
+ *       superblocks say the array is active, its bitmap bits are durable and no member failure is
+ *       unrecorded; a write that saw a member fail completes only once the survivors' superblocks
+ *       record the failure.
  *   <li><b>Barriers</b>: I/O the {@link ResyncBarrier} covers is admitted before it looks at the
  *       member table, so a sync window that raised the barrier sees no in-flight I/O that read an
  *       older table; a parked bio comes back through {@link #admitted}.
@@ -57,6 +62,8 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
 
     final MemberSet members;
     final ResyncBarrier barrier;
+    /** Set once by the array before any I/O. */
+    private ArrayMetadata metadata = ArrayMetadata.NONE;
     /** Array bytes below this are known to agree across copies; {@link Long#MAX_VALUE} when clean. */
     private volatile long resyncPoint;
 
@@ -106,6 +113,20 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
 
     long resyncPoint() {
         return resyncPoint;
+    }
+
+    /** Called once by the array, before it serves I/O. */
+    void metadata(ArrayMetadata m) {
+        this.metadata = m;
+    }
+
+    ArrayMetadata metadata() {
+        return metadata;
+    }
+
+    /** The level's sync range, which the write-intent bitmap covers: array bytes for raid1 and raid10. */
+    long syncBytes() {
+        return sizeBytes();
     }
 
     void resyncPoint(long offset) {
@@ -177,7 +198,7 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
                 Member m = readable(t, slotOf(placed), addr, parent.length());
                 if (m != null) {
                     member = m;
-                    m.device().submit(parent.derive(BioOp.READ, addr, parent.length(), 0, parent.flags(), this));
+                    m.device().submit(parent.derive(BioOp.READ, m.dataOffset() + addr, parent.length(), 0, parent.flags(), this));
                     return;
                 }
             }
@@ -196,38 +217,54 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
     }
 
     private void write(Bio bio) {
-        Write w = new Write(this, bio);
-        MemberSet.Table t = members.table();
-        for (int copy = 0, n = copies(); copy < n; copy++) {
-            long placed = place(bio.offset(), copy);
-            int slot = slotOf(placed);
-            w.send(t.slots()[slot], addrOf(placed));
-            w.send(t.replacements()[slot], addrOf(placed));
-        }
-        w.release();
+        metadata.startWrite(bio.offset(), bio.length(), new Write(this, bio));
     }
 
     /** One write fanned out to every copy; completes when the last member answers. */
-    private static final class Write implements BioCallback {
+    private static final class Write implements BioCallback, Runnable {
         private final Mirrored level;
         private final Bio parent;
         /** Members still to answer, plus one held by the sender until it has sent them all. */
         private volatile int remaining = 1;
         private volatile boolean written;
+        /** False once a copy was not written: a slot had no writable member, or its write failed. */
+        private volatile boolean everyCopy = true;
+        private volatile boolean sawFailure;
 
         Write(Mirrored level, Bio parent) {
             this.level = level;
             this.parent = parent;
         }
 
-        void send(Member m, long addr) {
-            if (m == null || !m.writable()) {
+        /** Fans out, once the metadata lets the write go. */
+        @Override
+        public void run() {
+            MemberSet.Table t = level.members.table();
+            // read after the table: a table without a failed member comes with its unrecorded failure
+            if (level.metadata.failurePending()) {
+                level.metadata.afterFailuresRecorded(this);
                 return;
             }
+            for (int copy = 0, n = level.copies(); copy < n; copy++) {
+                long placed = level.place(parent.offset(), copy);
+                int slot = slotOf(placed);
+                if (!send(t.slots()[slot], addrOf(placed))) {
+                    everyCopy = false;
+                }
+                send(t.replacements()[slot], addrOf(placed));
+            }
+            release();
+        }
+
+        private boolean send(Member m, long addr) {
+            if (m == null || !m.writable()) {
+                return false;
+            }
             REMAINING.getAndAdd(this, 1);
-            Bio child = parent.derive(parent.op(), addr, parent.length(), 0, parent.flags(), this);
+            Bio child = parent.derive(parent.op(), m.dataOffset() + addr, parent.length(), 0, parent.flags(), this);
             child.context(m);
             m.device().submit(child);
+            return true;
         }
 
         @Override
@@ -235,6 +272,8 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
             if (child.status().ok()) {
                 written = true;
             } else {
+                everyCopy = false;
+                sawFailure = true;
                 level.members.failed((Member) child.context(), child.op().name().toLowerCase() + " error");
             }
             release();
@@ -242,12 +281,39 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
 
         void release() {
             if ((int) REMAINING.getAndAdd(this, -1) == 1) {
-                level.finish(parent, written ? IoStatus.OK : IoStatus.IO_ERROR);
+                level.metadata.endWrite(parent.offset(), parent.length(), everyCopy);
+                IoStatus status = written ? IoStatus.OK : IoStatus.IO_ERROR;
+                if (sawFailure) {
+                    level.metadata.afterFailuresRecorded(() -> level.finish(parent, status));
+                } else {
+                    level.finish(parent, status);
+                }
             }
         }
     }
 
     /* ---- Sync windows, on the daemon thread ---- */
+
+    /**
+     * Where a resync must look next, at or after {@code offset}: {@code offset} itself without a
+     * bitmap, else the first chunk the bitmap marks NEEDED ({@link #sizeBytes} when none is).
+     */
+    final long nextResync(long offset) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (bitmap == null) {
+            return offset;
+        }
+        long next = bitmap.nextNeeded(offset);
+        return next < 0 ? sizeBytes() : next;
+    }
+
+    /** A resync or repair window is done: with every slot in sync, its bitmap chunks need no more syncing. */
+    final void windowSynced(long offset, long len) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (bitmap != null && members.degraded() == 0) {
+            bitmap.synced(offset, len);
+        }
+    }
 
     /**
      * Resync, check or repair the window at array offset {@code offset}: reads every in-sync copy,
@@ -313,17 +379,23 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
     }
 
     /** How a recovery window ended. */
-    enum Recovered { COPIED, NO_SOURCE, TARGET_FAILED }
+    enum Recovered { COPIED, SKIPPED, NO_SOURCE, TARGET_FAILED }
 
     /**
      * Rebuilds {@code [addr, addr+len)} of {@code target} from an in-sync copy of the same data,
-     * then advances the target's rebuilt mark past it.
+     * then advances the target's rebuilt mark past it. A target re-added through the bitmap skips
+     * windows whose chunks the bitmap does not mark.
      */
     final Recovered recoverWindow(Member target, long addr, long len, MemorySegment buffer) {
         long offset = arrayOffsetOf(target.slot(), addr);
         if (offset < 0) {
             target.rebuiltTo(addr + len);
-            return Recovered.COPIED;
+            return Recovered.SKIPPED;
+        }
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (target.bitmapRecovery() && bitmap != null && !bitmap.needed(offset, len)) {
+            target.rebuiltTo(addr + len);
+            return Recovered.SKIPPED;
         }
         MemorySegment data = buffer.asSlice(0, len);
         barrier.raise(offset);
@@ -336,6 +408,9 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
                 return Recovered.TARGET_FAILED;
             }
             target.rebuiltTo(addr + len);
+            if (bitmap != null && !members.degradedBesides(target)) {
+                bitmap.synced(offset, len);
+            }
             return Recovered.COPIED;
         } finally {
             barrier.lower(offset);
@@ -360,7 +435,7 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
 
     private static SyncIo.Waiter start(Member m, BioOp op, long addr, MemorySegment data) {
         SyncIo.Waiter w = new SyncIo.Waiter();
-        m.device().submit(Bio.of(op, addr, data.byteSize(), BioFlags.NONE, data, w));
+        m.device().submit(Bio.of(op, m.dataOffset() + addr, data.byteSize(), BioFlags.NONE, data, w));
         return w;
     }
 }

@@ -21,6 +21,12 @@ import java.util.function.LongSupplier;
  * {@code min} (md's speed_limit_min/max with is_mddev_idle). The pacing sleeps on this thread
  * only, between windows, with no barrier raised.
  *
+ * <p>With a write-intent bitmap a resync visits only the chunks it marks NEEDED, and a member
+ * re-added through it copies only those; windows skipped that way cost no I/O and no pacing.
+ * With superblocks, progress is checkpointed (the members' recovery_offset, the array's
+ * resync_offset) every {@link #CHECKPOINT_NANOS} or sixteenth of the work, so a restart carries on
+ * from the last checkpoint.
+ *
  * <p>Threading: one virtual thread per array. Control calls (pause, request, stop) set volatile
  * fields and unpark it; {@link #status} is an immutable snapshot republished after each window.
  */
@@ -28,6 +34,7 @@ final class SyncDaemon {
 
     private static final int MARKS = 10;
     private static final long MARK_STEP = TimeUnit.SECONDS.toNanos(1);
+    private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Mirrored level;
     private final MemberSet members;
@@ -58,6 +65,10 @@ final class SyncDaemon {
     private long paceRate;
     private long paceStart;
     private long paceBytes;
+    private long checkpointNanos;
+    private long checkpointPos;
+    /** Bytes recovery has copied onto members since the array started (skipped windows excluded). */
+    private final AtomicLong recoveredBytes = new AtomicLong();
 
     SyncDaemon(String arrayName, Mirrored level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
                Runnable changed) {
@@ -157,6 +168,10 @@ final class SyncDaemon {
         return mismatches.get();
     }
 
+    long recoveredBytes() {
+        return recoveredBytes.get();
+    }
+
     /* ---- The thread ---- */
 
     private void run() {
@@ -197,6 +212,7 @@ final class SyncDaemon {
     private void recover(Member target) {
         lastAction = SyncAction.RECOVER;
         changed.run();
+        level.metadata().joinedSlot(target);
         long total = level.recoveryBytes();
         long pos = Math.min(target.rebuilt(), total);
         begin(pos);
@@ -206,11 +222,14 @@ final class SyncDaemon {
                 return;
             }
             long len = level.recoveryWindowAt(pos);
-            if (level.recoverWindow(target, pos, len, buffer) != Mirrored.Recovered.COPIED) {
+            Mirrored.Recovered r = level.recoverWindow(target, pos, len, buffer);
+            if (r != Mirrored.Recovered.COPIED && r != Mirrored.Recovered.SKIPPED) {
                 return;
             }
+            long copied = r == Mirrored.Recovered.COPIED ? len : 0;
+            recoveredBytes.addAndGet(copied);
             pos += len;
-            progressed(SyncAction.RECOVER, pos, total, target, len);
+            progressed(SyncAction.RECOVER, pos, total, target, copied);
         }
         if (pos >= total) {
             members.rebuilt(target);
@@ -232,8 +251,20 @@ final class SyncDaemon {
             if (scrubAborted || members.lostReason() != null) {
                 return;
             }
+            if (action == SyncAction.RESYNC) {
+                long next = Math.min(level.nextResync(pos), total);
+                if (next > pos) {
+                    pos = next;
+                    level.resyncPoint(pos);
+                    progressed(action, pos, total, null, 0);
+                    continue;
+                }
+            }
             long len = level.syncWindowAt(pos);
             mismatches.addAndGet(level.syncWindow(pos, len, action != SyncAction.CHECK, bufs));
+            if (action != SyncAction.CHECK) {
+                level.windowSynced(pos, len);
+            }
             pos += len;
             if (action == SyncAction.RESYNC) {
                 level.resyncPoint(pos);
@@ -277,6 +308,8 @@ final class SyncDaemon {
         lastMark = 0;
         lastUserIo = userIo.getAsLong();
         paceRate = 0;
+        checkpointNanos = now;
+        checkpointPos = pos;
     }
 
     private void progressed(SyncAction action, long pos, long total, Member target, long len) {
@@ -291,6 +324,11 @@ final class SyncDaemon {
         long speed = (long) ((pos - markDone[oldest]) / 1024.0 / (dt / 1e9));
         long eta = speed > 0 ? (total - pos) / 1024 / speed : -1;
         status = new SyncStatus(action, false, pos, total, speed, eta, target == null ? null : target.name());
+        if (now - checkpointNanos >= CHECKPOINT_NANOS || pos - checkpointPos >= total / 16) {
+            level.metadata().checkpoint();
+            checkpointNanos = System.nanoTime();
+            checkpointPos = pos;
+        }
         pace(len, now);
     }
 

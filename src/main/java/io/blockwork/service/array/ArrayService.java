@@ -3,11 +3,17 @@ package io.blockwork.service.array;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdArrays;
+import io.blockwork.engine.md.MdAssembly;
 import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MdLevel;
+import io.blockwork.engine.md.MdStateException;
+import io.blockwork.engine.md.MdStrategies;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.engine.md.metadata.Examination;
+import io.blockwork.engine.md.metadata.MdUuid;
+import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
 import io.blockwork.persistence.array.ArrayRepository;
@@ -35,8 +41,9 @@ import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
 /**
- * md arrays: create, inspect, delete, and mdadm's management (add, replace, fail, remove, re-add,
- * sync actions, speed limits). Every change is a {@link ManagementOperations} operation: the
+ * md arrays: create, assemble from the devices, examine a device, inspect, delete, and mdadm's
+ * management (add, replace, fail, remove, re-add, sync actions, speed limits). Every change is a
+ * {@link ManagementOperations} operation: the
  * engine object is built or changed first (it checks everything and changes nothing when it
  * refuses), its undo recorded, then the rows are written from the engine's new state.
  *
@@ -80,7 +87,8 @@ public class ArrayService {
         MdArraySpec spec = MdErrors.call(() -> MdArraySpec.parse(c.name(), c.level(), c.chunkBytes(), c.layout(),
                 c.flushStrategy(), c.barrierStrategy()));
         SpeedLimits speed = speedLimits(c.speedMinBytes(), c.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
-        MdArraySpec withSpeed = spec.withSpeed(speed).withAssumeClean(c.assumeClean());
+        MetadataSpec metadata = metadataSpec(c, spec.level());
+        MdArraySpec withSpeed = MdErrors.call(() -> spec.withSpeed(speed).withAssumeClean(c.assumeClean()).withMetadata(metadata));
         return management.apply(changes -> {
             registry.requireFree(c.name());
             Map<String, String> seen = new HashMap<>();
@@ -105,15 +113,117 @@ public class ArrayService {
                 registry.claim(device, holder);
                 changes.undoOnRollback(() -> registry.release(device, holder));
             }
-            MdDetail detail = array.detail();
-            ArrayRecord record = new ArrayRecord(c.name(), spec.level().label(), detail.raidDevices(),
-                    spec.chunkBytes(), spec.layout() == null ? null : spec.layout().code(),
-                    detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
-                    array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
-            record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
+            ArrayRecord record = newRecord(array, speed);
             MemberRows.write(record, array, this::kindOf);
             return view(save(record));
         });
+    }
+
+    /**
+     * {@code mdadm --assemble} from the devices' superblocks alone (H2 lost, or images from another
+     * machine): the array they describe comes back with its data, under its own name or
+     * {@code a.name()}. Devices that cannot be used are left out with the reason; stale members are
+     * rebuilt. The devices must be active and unused.
+     */
+    public ArrayAssembly assemble(ArrayAssemble a) {
+        if (a.name() != null) {
+            DeviceNames.require(a.name(), "name");
+        }
+        MdStrategies strategies = MdErrors.call(() -> MdStrategies.of(a.flushStrategy(), a.barrierStrategy()));
+        SpeedLimits speed = speedLimits(a.speedMinBytes(), a.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
+        return management.apply(changes -> {
+            if (a.name() != null) {
+                registry.requireFree(a.name());
+            }
+            Map<String, String> seen = new HashMap<>();
+            for (int i = 0; i < a.devices().size(); i++) {
+                requireJoiner("devices[" + i + "]", a.devices().get(i), seen);
+            }
+            MdAssembly.Result result = MdErrors.call(() -> arrays.assemble(a.name(), a.devices(), strategies, speed));
+            MdArray array = result.array();
+            String name = array.name();
+            changes.undoOnRollback(() -> arrays.stop(name));
+            if (array.inactiveReason() != null) {
+                throw new ProblemException(Problem.CONFLICT, "array " + name + " cannot start: " + array.inactiveReason())
+                        .atField("devices");
+            }
+            if (a.name() == null && registry.find(name).isPresent()) {
+                throw new ProblemException(Problem.CONFLICT, "the superblocks name the array '" + name + "', which is"
+                        + " taken by another block device; give another name").atField("name");
+            }
+            recorder.watch(array);
+            registry.register(name, DeviceKind.ARRAY, array);
+            changes.undoOnRollback(() -> registry.unregister(name));
+            Holder holder = holder(name);
+            for (MdAssembly.DeviceOutcome d : result.devices()) {
+                if (!d.outcome().equals("refused")) {
+                    claim(d.device(), holder, changes);
+                }
+            }
+            ArrayRecord record = newRecord(array, speed);
+            MemberRows.write(record, array, this::kindOf);
+            return new ArrayAssembly(view(save(record)), result.devices());
+        });
+    }
+
+    /** {@code mdadm --examine}: what a block device's md metadata says (any device, members of running arrays too). */
+    public Examination examine(String device) {
+        RegisteredDevice entry = registry.find(device).orElseThrow(() -> ProblemException.notFound("block device", device));
+        if (!entry.live()) {
+            throw new ProblemException(Problem.CONFLICT, entry.kind().label() + " " + device + " is not active ("
+                    + entry.state().reason() + ")");
+        }
+        return arrays.examine(device);
+    }
+
+    private ArrayRecord newRecord(MdArray array, SpeedLimits speed) {
+        MdArraySpec spec = array.spec();
+        MdDetail detail = array.detail();
+        ArrayRecord record = new ArrayRecord(spec.name(), spec.level().label(), detail.raidDevices(),
+                spec.chunkBytes(), spec.layout() == null ? null : spec.layout().code(),
+                detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
+                array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
+        record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
+        MdDetail.Metadata m = detail.metadata();
+        record.setMetadata(m.format(), m.uuid(), m.bitmap() == null ? null : m.bitmap().chunkBytes());
+        return record;
+    }
+
+    /**
+     * The metadata of a new array: {@code 1.2} unless asked for {@code none}; an internal bitmap
+     * for redundant levels with metadata unless asked for none. Errors name the field.
+     */
+    private static MetadataSpec metadataSpec(ArrayCreate c, MdLevel level) {
+        MetadataSpec.Format format;
+        try {
+            format = c.metadata() == null ? MetadataSpec.Format.V1_2 : MetadataSpec.Format.parse(c.metadata());
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.invalid("metadata", e.getMessage());
+        }
+        String bitmap = c.bitmap() == null ? (format == MetadataSpec.Format.V1_2 && level.redundant() ? "internal" : "none")
+                : c.bitmap().trim().toLowerCase(Locale.ROOT);
+        if (!bitmap.equals("internal") && !bitmap.equals("none")) {
+            throw ProblemException.invalid("bitmap", "unknown bitmap '" + c.bitmap() + "' (internal, none)");
+        }
+        if (bitmap.equals("internal") && format == MetadataSpec.Format.NONE) {
+            throw ProblemException.invalid("bitmap", "an internal bitmap lives beside md's superblock: it needs metadata 1.2");
+        }
+        if (c.bitmapChunkBytes() != null && !bitmap.equals("internal")) {
+            throw ProblemException.invalid("bitmapChunk", "a bitmap chunk needs bitmap internal");
+        }
+        if (format == MetadataSpec.Format.NONE) {
+            return MetadataSpec.NONE;
+        }
+        MetadataSpec.Bitmap b = null;
+        if (bitmap.equals("internal")) {
+            try {
+                b = new MetadataSpec.Bitmap(c.bitmapChunkBytes() == null ? 0 : c.bitmapChunkBytes(),
+                        MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP);
+            } catch (IllegalArgumentException e) {
+                throw ProblemException.invalid("bitmapChunk", e.getMessage());
+            }
+        }
+        return new MetadataSpec(format, MdUuid.random(), b);
     }
 
     public List<ArrayView> list() {
@@ -222,9 +332,12 @@ public class ArrayService {
     }
 
     /**
-     * {@code mdadm --re-add}: a device removed from this array since the service started goes back
-     * into its old slot; a member the array lost at the last start (stored as faulty or missing)
-     * comes back as a spare. Either way it is rebuilt in full (there is no write-intent bitmap).
+     * {@code mdadm --re-add}: a former member goes back into its old slot. With metadata its
+     * superblock says which, and it is rebuilt only in the chunks the write-intent bitmap marks
+     * when the bitmap still holds every write it missed (else in full); a device whose superblock
+     * does not place it (none, another array's, a taken slot) comes back as a spare. Without
+     * metadata: a device removed since the service started goes back into its old slot, one the
+     * array lost at the last start comes back as a spare, rebuilt in full either way.
      */
     public ArrayView reAddMember(String name, String member) {
         return management.apply(changes -> {
@@ -241,7 +354,14 @@ public class ArrayService {
             if (!others.isEmpty()) {
                 throw busy(device, others).atField("member");
             }
-            if (detached) {
+            if (array.spec().metadata().present()) {
+                try {
+                    arrays.reAdd(name, member);
+                } catch (MdStateException e) {
+                    // its superblock does not place it back: a spare, rebuilt in full (mdadm --add)
+                    MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
+                }
+            } else if (detached) {
                 MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
             } else {
                 MdErrors.run(() -> arrays.reAdd(name, member), MdErrors.rename("device", "member"));
@@ -451,8 +571,9 @@ public class ArrayService {
         List<ArrayView.MemberView> members = new ArrayList<>();
         if (detail != null) {
             for (MdDetail.MemberDetail m : detail.members()) {
+                String recovery = m.state() != MemberState.REBUILDING ? null : m.throughBitmap() ? "bitmap" : "full";
                 members.add(new ArrayView.MemberView(m.number(), m.raidDevice(), m.device(), m.role().label(),
-                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason()));
+                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(), recovery));
             }
         }
         for (ArrayMemberRecord m : r.getMembers()) {
@@ -465,7 +586,7 @@ public class ArrayService {
                 code == null ? null : Raid10Layout.fromCode(code).label(), code,
                 r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
                 array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
-                List.copyOf(members));
+                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes());
     }
 
     /** A member as stored, for arrays that are not assembled and members the live array does not have. */
@@ -482,6 +603,6 @@ public class ArrayService {
             default -> s;
         };
         return new ArrayView.MemberView(-1, m.getSlot() == null ? -1 : m.getSlot(), m.getDeviceName(), role, s, text,
-                m.isReplacement(), 0, m.getFaultReason());
+                m.isReplacement(), 0, m.getFaultReason(), null);
     }
 }
