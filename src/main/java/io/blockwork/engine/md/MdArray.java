@@ -449,6 +449,20 @@ public final class MdArray extends AbstractBlockDevice {
     }
 
     /**
+     * Stops the array as a process kill would leave its members: no further I/O, and nothing more
+     * written, not even the clean round. For crash tests.
+     */
+    void kill() {
+        stopReason = "killed";
+        if (daemon != null) {
+            daemon.stop();
+        }
+        if (metadata instanceof MemberSuperblocks s) {
+            s.kill();
+        }
+    }
+
+    /**
      * Sets who is told when the array changes on its own, outside any management call: a member
      * failed on an I/O error, the daemon took a spare into a slot, a rebuild finished (a
      * replacement taking over its slot included), the initial resync finished. That is what a

@@ -114,6 +114,8 @@ final class MemberSuperblocks implements ArrayMetadata {
     /** Guarded by {@link #lock}: the dev_roles entries the superblocks carry (never shrinks). */
     private int maxDev;
     private volatile boolean stopping;
+    /** Stop without the clean round: what a process kill leaves behind (tests). */
+    private volatile boolean killed;
     private volatile boolean stopped;
 
     /**
@@ -280,6 +282,12 @@ final class MemberSuperblocks implements ArrayMetadata {
         checkpoint();
     }
 
+    /** Stops the thread at once, writing nothing more: the members are left as a crash would leave them. */
+    void kill() {
+        killed = true;
+        stop();
+    }
+
     @Override
     public void stop() {
         stopping = true;
@@ -307,6 +315,9 @@ final class MemberSuperblocks implements ArrayMetadata {
                             || roundsWanted > roundsDone;
                 }
                 long now = System.nanoTime();
+                if (killed) {
+                    return;
+                }
                 if (roundDue) {
                     boolean active;
                     synchronized (lock) {

@@ -307,6 +307,40 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
         return next < 0 ? sizeBytes() : next;
     }
 
+    /**
+     * The resync window at {@code offset}: {@link #syncWindowAt}, cut where the bitmap's NEEDED
+     * chunks end, so that a resync through the bitmap copies only them.
+     */
+    final long resyncWindowAt(long offset) {
+        return neededRun(offset, syncWindowAt(offset));
+    }
+
+    /**
+     * The recovery window at member byte {@code addr} of {@code target}: {@link #recoveryWindowAt},
+     * and for a re-add through the bitmap cut where the chunks' NEEDED state changes, so that
+     * {@link #recoverWindow} copies or skips whole runs of chunks.
+     */
+    final long recoveryWindow(Member target, long addr) {
+        long len = recoveryWindowAt(addr);
+        long offset = arrayOffsetOf(target.slot(), addr);
+        return target.bitmapRecovery() && offset >= 0 ? neededRun(offset, len) : len;
+    }
+
+    /** Bytes from array {@code offset} (at most {@code max}) whose bitmap chunks are all NEEDED, or all not. */
+    private long neededRun(long offset, long max) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (bitmap == null) {
+            return max;
+        }
+        long chunk = bitmap.chunkBytes();
+        boolean needed = bitmap.needed(offset, 1);
+        long run = chunk - offset % chunk;
+        while (run < max && bitmap.needed(offset + run, 1) == needed) {
+            run += chunk;
+        }
+        return Math.min(run, max);
+    }
+
     /** A resync or repair window is done: with every slot in sync, its bitmap chunks need no more syncing. */
     final void windowSynced(long offset, long len) {
         WriteIntentBitmap bitmap = metadata.bitmap();

@@ -221,7 +221,7 @@ final class SyncDaemon {
             if (target.state() != MemberState.REBUILDING || members.lostReason() != null) {
                 return;
             }
-            long len = level.recoveryWindowAt(pos);
+            long len = level.recoveryWindow(target, pos);
             Mirrored.Recovered r = level.recoverWindow(target, pos, len, buffer);
             if (r != Mirrored.Recovered.COPIED && r != Mirrored.Recovered.SKIPPED) {
                 return;
@@ -260,7 +260,7 @@ final class SyncDaemon {
                     continue;
                 }
             }
-            long len = level.syncWindowAt(pos);
+            long len = action == SyncAction.RESYNC ? level.resyncWindowAt(pos) : level.syncWindowAt(pos);
             mismatches.addAndGet(level.syncWindow(pos, len, action != SyncAction.CHECK, bufs));
             if (action != SyncAction.CHECK) {
                 level.windowSynced(pos, len);

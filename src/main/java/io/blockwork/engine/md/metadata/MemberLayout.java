@@ -4,7 +4,7 @@ package io.blockwork.engine.md.metadata;
  * Where things sit on a v1.2 member, chosen as mdadm 4.x chooses them (super1.c): the superblock 4
  * KiB from the start, the bitmap 4 KiB after it, a bad-block log after the bitmap when there is
  * room, and the data from {@code dataOffset}, which leaves headroom of about 0.1% of the device
- * (at most 128 MiB, at least four chunks) rounded up to 1 MiB.
+ * (at most 128 MiB, at least two chunks) rounded up to 1 MiB.
  *
  * <pre>
  *   sector 0      8          16                 16+bitmap   +8           dataOffset
