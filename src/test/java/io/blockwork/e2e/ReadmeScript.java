@@ -11,19 +11,24 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A bash block of the README, its text itself, run against a started service. Only the
- * addresses (the test's service listens on ports of its own) and the scratch directory
- * ({@code /tmp/}) are replaced.
+ * A bash block of the README (or of a page under docs/), its text itself, run against a started
+ * service. Only the addresses (the test's service listens on ports of its own) and the scratch
+ * directory ({@code /tmp/}) are replaced.
  */
 final class ReadmeScript {
 
     private ReadmeScript() {}
 
-    /** The first {@code ```bash} block after {@code marker}. */
+    /** The first {@code ```bash} block after {@code marker} in the README. */
     static String block(String marker) throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
+        return block(Path.of("README.md"), marker);
+    }
+
+    /** The first {@code ```bash} block after {@code marker} in {@code page}. */
+    static String block(Path page, String marker) throws Exception {
+        String readme = Files.readString(page);
         int at = readme.indexOf(marker);
-        assertThat(at).as("README has the marker %s", marker).isNotNegative();
+        assertThat(at).as("%s has the marker %s", page, marker).isNotNegative();
         int start = readme.indexOf("```bash\n", at) + "```bash\n".length();
         int end = readme.indexOf("\n```", start);
         return readme.substring(start, end + 1);

@@ -10,6 +10,7 @@ import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.SyncStatus;
 import io.blockwork.service.array.ArrayAssemble;
+import io.blockwork.service.array.ArrayAssemblyService;
 import io.blockwork.service.array.ArrayAssembly;
 import io.blockwork.service.array.ArrayCreate;
 import io.blockwork.service.array.ArrayService;
@@ -43,9 +44,11 @@ import org.springframework.web.bind.annotation.RestController;
 class ArrayController {
 
     private final ArrayService arrays;
+    private final ArrayAssemblyService assembly;
 
-    ArrayController(ArrayService arrays) {
+    ArrayController(ArrayService arrays, ArrayAssemblyService assembly) {
         this.arrays = arrays;
+        this.assembly = assembly;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -76,7 +79,7 @@ class ArrayController {
     @ApiResponse(responseCode = "201", description = "Assembled; Location names the array")
     ResponseEntity<ArrayBodies.Assembly> assemble(@Valid @RequestBody ArrayBodies.AssembleArray body) {
         ArraySpeedLimits s = body.speedLimits();
-        ArrayAssembly done = arrays.assemble(new ArrayAssemble(body.name(), body.devices(),
+        ArrayAssembly done = assembly.assemble(new ArrayAssemble(body.name(), body.devices(),
                 body.strategies() == null ? null : body.strategies().flush(),
                 body.strategies() == null ? null : body.strategies().barrier(),
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max())));

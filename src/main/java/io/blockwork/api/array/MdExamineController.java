@@ -5,7 +5,7 @@ import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.metadata.BitmapSuperblock;
 import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.Superblock;
-import io.blockwork.service.array.ArrayService;
+import io.blockwork.service.array.ArrayAssemblyService;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -19,9 +19,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "Arrays")
 class MdExamineController {
 
-    private final ArrayService arrays;
+    private final ArrayAssemblyService arrays;
 
-    MdExamineController(ArrayService arrays) {
+    MdExamineController(ArrayAssemblyService arrays) {
         this.arrays = arrays;
     }
 

@@ -62,23 +62,7 @@ public final class MdArray extends AbstractBlockDevice {
     private long writesSeen;
     private long writesChangedNanos;
 
-    /**
-     * How an array's superblocks start (null for an array without metadata).
-     *
-     * @param setName the superblock's {@code set_name}
-     * @param ctime creation time, md's packed form
-     * @param dataOffset where joining members' data starts (bytes): the array's data offset
-     * @param events the event count found on the members (0 for a new array)
-     * @param clean the array starts clean
-     * @param bitmap the bitmap read from a member; null for a new one (made from the spec) or none
-     * @param bits its bits
-     * @param neededFrom the first sync byte whose set bits must be resynced
-     * @param maxDev the dev_roles entries found (0 for a new array)
-     */
-    record MetadataSetup(String setName, long ctime, long dataOffset, long events, boolean clean, BitmapSuperblock bitmap,
-                         byte[] bits, long neededFrom, int maxDev) {}
-
-    MdArray(MdArraySpec spec, MemberSet members, long memberBytes, boolean clean, MetadataSetup setup) {
+    MdArray(MdArraySpec spec, MemberSet members, long memberBytes, boolean clean, MemberSuperblocks.Setup setup) {
         super(spec.name());
         this.spec = spec;
         this.members = members;
@@ -111,7 +95,7 @@ public final class MdArray extends AbstractBlockDevice {
         this.daemon = personality instanceof Mirrored m
                 ? new SyncDaemon(spec.name(), m, members, spec.speed(), this::userRequests, this::changed) : null;
         this.dataOffset = setup == null ? 0 : setup.dataOffset();
-        this.metadata = setup == null ? ArrayMetadata.NONE : superblocks(setup);
+        this.metadata = setup == null ? ArrayMetadata.NONE : MemberSuperblocks.of(spec, members, personality, setup);
         if (personality instanceof Mirrored m) {
             m.metadata(metadata);
         }
@@ -126,52 +110,6 @@ public final class MdArray extends AbstractBlockDevice {
             members.onChange(s::wake);
         }
         this.writesChangedNanos = System.nanoTime() - SAFE_MODE_NANOS;
-    }
-
-    /** The superblocks' writer, with a new bitmap made from the spec when the setup brings none. */
-    private MemberSuperblocks superblocks(MetadataSetup setup) {
-        MetadataSpec m = spec.metadata();
-        long used = personality.usedMemberBytes() >>> 9;
-        BitmapSuperblock bitmap = setup.bitmap();
-        byte[] bits = setup.bits();
-        long neededFrom = setup.neededFrom();
-        if (bitmap == null && m.bitmap() != null) {
-            bitmap = newBitmap(m, used, setup.dataOffset(), setup.clean());
-            bits = new byte[(int) ((bitmap.bits() + 7) / 8)];
-            if (!setup.clean()) {
-                java.util.Arrays.fill(bits, (byte) 0xff);
-            }
-            neededFrom = setup.clean() ? Long.MAX_VALUE : 0;
-        }
-        long bitmapSectors = bitmap == null ? MemberLayout.bitmapSpace(used)
-                : BitmapSuperblock.areaBytes(bitmap.bits(), 4096) >>> 9;
-        MemberSuperblocks.Identity id = new MemberSuperblocks.Identity(m.uuid(), setup.setName(), setup.ctime(),
-                spec.level().mdNumber(), personality.layoutCode(), spec.level() == MdLevel.RAID1 ? 0 : (int) (spec.chunkBytes() >>> 9),
-                members.table().width(), used, MemberLayout.BITMAP_OFFSET);
-        return new MemberSuperblocks(spec.name(), id, members, personality,
-                MemberLayout.of(setup.dataOffset() >>> 9, bitmapSectors), setup.events(), setup.clean(), bitmap, bits,
-                neededFrom, setup.maxDev());
-    }
-
-    private BitmapSuperblock newBitmap(MetadataSpec m, long usedSectors, long dataOffsetBytes, boolean clean) {
-        long sync = ((Mirrored) personality).syncBytes() >>> 9;
-        long smallest = MemberLayout.smallestBitmapChunk(sync, usedSectors);
-        long chunk = m.bitmap().chunkBytes() == 0 ? MemberLayout.defaultBitmapChunk(sync, usedSectors) : m.bitmap().chunkBytes();
-        if (smallest == 0) {
-            throw new MdArgumentException("bitmap", "the members are too small for a write-intent bitmap");
-        }
-        if (chunk < smallest) {
-            throw new MdArgumentException("bitmapChunk", "a bitmap chunk of " + chunk + " bytes needs more bits than mdadm's room"
-                    + " for this array holds; the smallest is " + smallest + " bytes");
-        }
-        long area = BitmapSuperblock.areaBytes(BitmapSuperblock.bits(sync, chunk), 4096);
-        long room = dataOffsetBytes - (Superblock.V12_SUPER_OFFSET + MemberLayout.BITMAP_OFFSET) * 512;
-        if (area > room) {
-            throw new MdArgumentException("bitmapChunk", "the bitmap (" + area + " bytes) does not fit before the data ("
-                    + room + " bytes of room); choose a larger chunk");
-        }
-        return new BitmapSuperblock(BitmapSuperblock.VERSION, m.uuid(), 0, 0, sync, 0, (int) chunk,
-                m.bitmap().daemonSleepSeconds(), 0, (int) (area >>> 9));
     }
 
     /**
@@ -199,8 +137,8 @@ public final class MdArray extends AbstractBlockDevice {
         }
         boolean clean = spec.assumeClean() || !spec.level().redundant();
         MdArray array = new MdArray(spec, new MemberSet(spec.level(), slots, new Member[slots.length], List.of(), slots.length),
-                0, spec.assumeClean(), new MetadataSetup(spec.name(), Superblock.packTime(Instant.now()), dataOffset, 0,
-                        clean, null, null, 0, 0));
+                0, spec.assumeClean(), new MemberSuperblocks.Setup(spec.name(), Superblock.packTime(Instant.now()), dataOffset,
+                        0, clean, null, null, 0, 0));
         array.startMetadata();
         array.startDaemon();
         return array;

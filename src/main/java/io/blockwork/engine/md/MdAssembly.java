@@ -133,7 +133,7 @@ public final class MdAssembly {
         MemberSet members = new MemberSet(spec.level(), slots, replacements, spares, Math.max(next, numbers.stream()
                 .mapToInt(n -> n + 1).max().orElse(0)));
         MdArray array = new MdArray(spec, members, fresh.size() << 9, resyncFrom == Long.MAX_VALUE,
-                new MdArray.MetadataSetup(fresh.name(), fresh.ctime(), first.dataOffset(), fresh.events(), clean, bitmap,
+                new MemberSuperblocks.Setup(fresh.name(), fresh.ctime(), first.dataOffset(), fresh.events(), clean, bitmap,
                         bits, neededFrom, fresh.maxDev()));
         if (array.personality().usedMemberBytes() != fresh.size() << 9) {
             throw new MdStateException("devices", "the members give " + array.personality().usedMemberBytes()

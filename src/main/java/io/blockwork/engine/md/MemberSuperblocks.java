@@ -7,12 +7,14 @@ import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.md.metadata.BitmapSuperblock;
 import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MemberLayout;
+import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.engine.md.metadata.Superblock;
 import io.blockwork.engine.md.metadata.WriteIntentBitmap;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -76,6 +78,22 @@ final class MemberSuperblocks implements ArrayMetadata {
      */
     record Identity(MdUuid uuid, String name, long ctime, int level, int layout, int chunkSectors, int raidDisks,
                     long usedSectors, int bitmapOffset) {}
+
+    /**
+     * How an array's superblocks start.
+     *
+     * @param setName the superblock's {@code set_name}
+     * @param ctime creation time, md's packed form
+     * @param dataOffset where joining members' data starts (bytes): the array's data offset
+     * @param events the event count found on the members (0 for a new array)
+     * @param clean the array starts clean
+     * @param bitmap the bitmap read from a member; null for a new one (made from the spec) or none
+     * @param bits its bits
+     * @param neededFrom the first sync byte whose set bits must be resynced
+     * @param maxDev the dev_roles entries found (0 for a new array)
+     */
+    record Setup(String setName, long ctime, long dataOffset, long events, boolean clean, BitmapSuperblock bitmap,
+                 byte[] bits, long neededFrom, int maxDev) {}
 
     private enum State { CLEAN, ACTIVE, CLEANING }
 
@@ -141,6 +159,53 @@ final class MemberSuperblocks implements ArrayMetadata {
         this.bitmap = bitmapSuper == null ? null : new WriteIntentBitmap(bitmapSuper, bits, neededFrom,
                 this::writeBitmap, () -> members.degraded() > 0, () -> this.events);
         this.thread = Thread.ofVirtual().name("md-" + arrayName + "-metadata").unstarted(this::run);
+    }
+
+    /** The writer of {@code spec}'s superblocks, with a new bitmap made from the spec when the setup brings none. */
+    static MemberSuperblocks of(MdArraySpec spec, MemberSet members, Personality personality, Setup setup) {
+        MetadataSpec m = spec.metadata();
+        long used = personality.usedMemberBytes() >>> 9;
+        BitmapSuperblock bitmap = setup.bitmap();
+        byte[] bits = setup.bits();
+        long neededFrom = setup.neededFrom();
+        if (bitmap == null && m.bitmap() != null) {
+            bitmap = newBitmap(m, ((Mirrored) personality).syncBytes() >>> 9, used, setup.dataOffset());
+            bits = new byte[(int) ((bitmap.bits() + 7) / 8)];
+            if (!setup.clean()) {
+                Arrays.fill(bits, (byte) 0xff);
+            }
+            neededFrom = setup.clean() ? Long.MAX_VALUE : 0;
+        }
+        long bitmapSectors = bitmap == null ? MemberLayout.bitmapSpace(used)
+                : BitmapSuperblock.areaBytes(bitmap.bits(), 4096) >>> 9;
+        Identity id = new Identity(m.uuid(), setup.setName(), setup.ctime(), spec.level().mdNumber(), personality.layoutCode(),
+                spec.level() == MdLevel.RAID1 ? 0 : (int) (spec.chunkBytes() >>> 9), members.table().width(), used,
+                MemberLayout.BITMAP_OFFSET);
+        return new MemberSuperblocks(spec.name(), id, members, personality,
+                MemberLayout.of(setup.dataOffset() >>> 9, bitmapSectors), setup.events(), setup.clean(), bitmap, bits,
+                neededFrom, setup.maxDev());
+    }
+
+    /** A new bitmap over {@code syncSectors}, its chunk checked against mdadm's room and the data offset. */
+    private static BitmapSuperblock newBitmap(MetadataSpec m, long syncSectors, long usedSectors, long dataOffsetBytes) {
+        long smallest = MemberLayout.smallestBitmapChunk(syncSectors, usedSectors);
+        long chunk = m.bitmap().chunkBytes() == 0 ? MemberLayout.defaultBitmapChunk(syncSectors, usedSectors)
+                : m.bitmap().chunkBytes();
+        if (smallest == 0) {
+            throw new MdArgumentException("bitmap", "the members are too small for a write-intent bitmap");
+        }
+        if (chunk < smallest) {
+            throw new MdArgumentException("bitmapChunk", "a bitmap chunk of " + chunk + " bytes needs more bits than mdadm's"
+                    + " room for this array holds; the smallest is " + smallest + " bytes");
+        }
+        long area = BitmapSuperblock.areaBytes(BitmapSuperblock.bits(syncSectors, chunk), 4096);
+        long room = dataOffsetBytes - (Superblock.V12_SUPER_OFFSET + MemberLayout.BITMAP_OFFSET) * 512;
+        if (area > room) {
+            throw new MdArgumentException("bitmapChunk", "the bitmap (" + area + " bytes) does not fit before the data ("
+                    + room + " bytes of room); choose a larger chunk");
+        }
+        return new BitmapSuperblock(BitmapSuperblock.VERSION, m.uuid(), 0, 0, syncSectors, 0, (int) chunk,
+                m.bitmap().daemonSleepSeconds(), 0, (int) (area >>> 9));
     }
 
     /** Writes the first round (and, with a bitmap, its whole area to every slot member), then starts the thread. */

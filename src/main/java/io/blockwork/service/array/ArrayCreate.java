@@ -1,6 +1,11 @@
 package io.blockwork.service.array;
 
+import io.blockwork.engine.md.MdLevel;
+import io.blockwork.engine.md.metadata.MdUuid;
+import io.blockwork.engine.md.metadata.MetadataSpec;
+import io.blockwork.service.problem.ProblemException;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What {@code mdadm --create} takes, as plain values from the API; null means the default.
@@ -22,5 +27,42 @@ public record ArrayCreate(String name, String level, List<String> members, List<
     public ArrayCreate {
         members = members == null ? List.of() : List.copyOf(members);
         spares = spares == null ? List.of() : List.copyOf(spares);
+    }
+
+    /**
+     * The metadata of a new array: {@code 1.2} unless asked for {@code none}; an internal bitmap
+     * for redundant levels with metadata unless asked for none. Errors name the field.
+     */
+    MetadataSpec metadataSpec(MdLevel level) {
+        MetadataSpec.Format format;
+        try {
+            format = metadata == null ? MetadataSpec.Format.V1_2 : MetadataSpec.Format.parse(metadata);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.invalid("metadata", e.getMessage());
+        }
+        String kind = bitmap == null ? (format == MetadataSpec.Format.V1_2 && level.redundant() ? "internal" : "none")
+                : bitmap.trim().toLowerCase(Locale.ROOT);
+        if (!kind.equals("internal") && !kind.equals("none")) {
+            throw ProblemException.invalid("bitmap", "unknown bitmap '" + bitmap + "' (internal, none)");
+        }
+        if (kind.equals("internal") && format == MetadataSpec.Format.NONE) {
+            throw ProblemException.invalid("bitmap", "an internal bitmap lives beside md's superblock: it needs metadata 1.2");
+        }
+        if (bitmapChunkBytes != null && !kind.equals("internal")) {
+            throw ProblemException.invalid("bitmapChunk", "a bitmap chunk needs bitmap internal");
+        }
+        if (format == MetadataSpec.Format.NONE) {
+            return MetadataSpec.NONE;
+        }
+        MetadataSpec.Bitmap b = null;
+        if (kind.equals("internal")) {
+            try {
+                b = new MetadataSpec.Bitmap(bitmapChunkBytes == null ? 0 : bitmapChunkBytes,
+                        MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP);
+            } catch (IllegalArgumentException e) {
+                throw ProblemException.invalid("bitmapChunk", e.getMessage());
+            }
+        }
+        return new MetadataSpec(format, MdUuid.random(), b);
     }
 }

@@ -3,16 +3,12 @@ package io.blockwork.service.array;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdArrays;
-import io.blockwork.engine.md.MdAssembly;
 import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MdStateException;
-import io.blockwork.engine.md.MdStrategies;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
-import io.blockwork.engine.md.metadata.Examination;
-import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
@@ -41,9 +37,9 @@ import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
 /**
- * md arrays: create, assemble from the devices, examine a device, inspect, delete, and mdadm's
- * management (add, replace, fail, remove, re-add, sync actions, speed limits). Every change is a
- * {@link ManagementOperations} operation: the
+ * md arrays: create, inspect, delete, and mdadm's management (add, replace, fail, remove, re-add,
+ * sync actions, speed limits); {@link ArrayAssemblyService} assembles them from their members.
+ * Every change is a {@link ManagementOperations} operation: the
  * engine object is built or changed first (it checks everything and changes nothing when it
  * refuses), its undo recorded, then the rows are written from the engine's new state.
  *
@@ -51,6 +47,11 @@ import org.springframework.stereotype.Service;
  * members (a {@link Holder} of kind "array"), so a member cannot be deleted, exported or used by
  * another array while it belongs to this one; the rows keep that rule too (a device name is unique
  * among members).
+ *
+ * <p>Why one class of this size: every operation follows the same steps (engine first with its
+ * undo, then the registry's claims, then the rows from the engine's state) through helpers they
+ * share; splitting by operation would scatter those steps. Assembly, which builds arrays from their
+ * members instead, lives in {@link ArrayAssemblyService}.
  *
  * <p>Some engine changes cannot be taken back (a failed member stays failed, a removed faulty
  * member is gone). For those, a rollback asks the {@link ArrayChangeRecorder} to write the
@@ -87,7 +88,7 @@ public class ArrayService {
         MdArraySpec spec = MdErrors.call(() -> MdArraySpec.parse(c.name(), c.level(), c.chunkBytes(), c.layout(),
                 c.flushStrategy(), c.barrierStrategy()));
         SpeedLimits speed = speedLimits(c.speedMinBytes(), c.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
-        MetadataSpec metadata = metadataSpec(c, spec.level());
+        MetadataSpec metadata = c.metadataSpec(spec.level());
         MdArraySpec withSpeed = MdErrors.call(() -> spec.withSpeed(speed).withAssumeClean(c.assumeClean()).withMetadata(metadata));
         return management.apply(changes -> {
             registry.requireFree(c.name());
@@ -119,64 +120,8 @@ public class ArrayService {
         });
     }
 
-    /**
-     * {@code mdadm --assemble} from the devices' superblocks alone (H2 lost, or images from another
-     * machine): the array they describe comes back with its data, under its own name or
-     * {@code a.name()}. Devices that cannot be used are left out with the reason; stale members are
-     * rebuilt. The devices must be active and unused.
-     */
-    public ArrayAssembly assemble(ArrayAssemble a) {
-        if (a.name() != null) {
-            DeviceNames.require(a.name(), "name");
-        }
-        MdStrategies strategies = MdErrors.call(() -> MdStrategies.of(a.flushStrategy(), a.barrierStrategy()));
-        SpeedLimits speed = speedLimits(a.speedMinBytes(), a.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
-        return management.apply(changes -> {
-            if (a.name() != null) {
-                registry.requireFree(a.name());
-            }
-            Map<String, String> seen = new HashMap<>();
-            for (int i = 0; i < a.devices().size(); i++) {
-                requireJoiner("devices[" + i + "]", a.devices().get(i), seen);
-            }
-            MdAssembly.Result result = MdErrors.call(() -> arrays.assemble(a.name(), a.devices(), strategies, speed));
-            MdArray array = result.array();
-            String name = array.name();
-            changes.undoOnRollback(() -> arrays.stop(name));
-            if (array.inactiveReason() != null) {
-                throw new ProblemException(Problem.CONFLICT, "array " + name + " cannot start: " + array.inactiveReason())
-                        .atField("devices");
-            }
-            if (a.name() == null && registry.find(name).isPresent()) {
-                throw new ProblemException(Problem.CONFLICT, "the superblocks name the array '" + name + "', which is"
-                        + " taken by another block device; give another name").atField("name");
-            }
-            recorder.watch(array);
-            registry.register(name, DeviceKind.ARRAY, array);
-            changes.undoOnRollback(() -> registry.unregister(name));
-            Holder holder = holder(name);
-            for (MdAssembly.DeviceOutcome d : result.devices()) {
-                if (!d.outcome().equals("refused")) {
-                    claim(d.device(), holder, changes);
-                }
-            }
-            ArrayRecord record = newRecord(array, speed);
-            MemberRows.write(record, array, this::kindOf);
-            return new ArrayAssembly(view(save(record)), result.devices());
-        });
-    }
-
-    /** {@code mdadm --examine}: what a block device's md metadata says (any device, members of running arrays too). */
-    public Examination examine(String device) {
-        RegisteredDevice entry = registry.find(device).orElseThrow(() -> ProblemException.notFound("block device", device));
-        if (!entry.live()) {
-            throw new ProblemException(Problem.CONFLICT, entry.kind().label() + " " + device + " is not active ("
-                    + entry.state().reason() + ")");
-        }
-        return arrays.examine(device);
-    }
-
-    private ArrayRecord newRecord(MdArray array, SpeedLimits speed) {
+    /** The row of a new array (created or assembled), from the live engine object. */
+    ArrayRecord newRecord(MdArray array, SpeedLimits speed) {
         MdArraySpec spec = array.spec();
         MdDetail detail = array.detail();
         ArrayRecord record = new ArrayRecord(spec.name(), spec.level().label(), detail.raidDevices(),
@@ -187,43 +132,6 @@ public class ArrayService {
         MdDetail.Metadata m = detail.metadata();
         record.setMetadata(m.format(), m.uuid(), m.bitmap() == null ? null : m.bitmap().chunkBytes());
         return record;
-    }
-
-    /**
-     * The metadata of a new array: {@code 1.2} unless asked for {@code none}; an internal bitmap
-     * for redundant levels with metadata unless asked for none. Errors name the field.
-     */
-    private static MetadataSpec metadataSpec(ArrayCreate c, MdLevel level) {
-        MetadataSpec.Format format;
-        try {
-            format = c.metadata() == null ? MetadataSpec.Format.V1_2 : MetadataSpec.Format.parse(c.metadata());
-        } catch (IllegalArgumentException e) {
-            throw ProblemException.invalid("metadata", e.getMessage());
-        }
-        String bitmap = c.bitmap() == null ? (format == MetadataSpec.Format.V1_2 && level.redundant() ? "internal" : "none")
-                : c.bitmap().trim().toLowerCase(Locale.ROOT);
-        if (!bitmap.equals("internal") && !bitmap.equals("none")) {
-            throw ProblemException.invalid("bitmap", "unknown bitmap '" + c.bitmap() + "' (internal, none)");
-        }
-        if (bitmap.equals("internal") && format == MetadataSpec.Format.NONE) {
-            throw ProblemException.invalid("bitmap", "an internal bitmap lives beside md's superblock: it needs metadata 1.2");
-        }
-        if (c.bitmapChunkBytes() != null && !bitmap.equals("internal")) {
-            throw ProblemException.invalid("bitmapChunk", "a bitmap chunk needs bitmap internal");
-        }
-        if (format == MetadataSpec.Format.NONE) {
-            return MetadataSpec.NONE;
-        }
-        MetadataSpec.Bitmap b = null;
-        if (bitmap.equals("internal")) {
-            try {
-                b = new MetadataSpec.Bitmap(c.bitmapChunkBytes() == null ? 0 : c.bitmapChunkBytes(),
-                        MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP);
-            } catch (IllegalArgumentException e) {
-                throw ProblemException.invalid("bitmapChunk", e.getMessage());
-            }
-        }
-        return new MetadataSpec(format, MdUuid.random(), b);
     }
 
     public List<ArrayView> list() {
@@ -426,7 +334,7 @@ public class ArrayService {
      * A device may join an array if it is live and nothing holds it; {@code seen} catches a device
      * listed twice in one request (maps name to the field that listed it first).
      */
-    private void requireJoiner(String field, String device, Map<String, String> seen) {
+    void requireJoiner(String field, String device, Map<String, String> seen) {
         if (device == null || device.isBlank()) {
             throw ProblemException.invalid(field, "a device name is required");
         }
@@ -484,7 +392,7 @@ public class ArrayService {
         return write(record, array);
     }
 
-    private void claim(String device, Holder holder, EngineChanges changes) {
+    void claim(String device, Holder holder, EngineChanges changes) {
         registry.claim(device, holder);
         changes.undoOnRollback(() -> registry.release(device, holder));
     }
@@ -529,7 +437,7 @@ public class ArrayService {
      * Speed limits from bytes per second (null: keep {@code current}'s). md counts in KiB/s, so
      * bytes are rounded down to KiB; errors name {@code prefix.min} / {@code prefix.max}.
      */
-    private static SpeedLimits speedLimits(Long minBytes, Long maxBytes, String prefix, SpeedLimits current) {
+    static SpeedLimits speedLimits(Long minBytes, Long maxBytes, String prefix, SpeedLimits current) {
         String p = prefix == null ? "" : prefix + ".";
         long min = minBytes == null ? current.minKiBps() : kib(minBytes, p + "min");
         long max = maxBytes == null ? current.maxKiBps() : kib(maxBytes, p + "max");
@@ -548,7 +456,7 @@ public class ArrayService {
         return Math.min(bytes / 1024, SpeedLimits.UNLIMITED.maxKiBps());
     }
 
-    private ArrayRecord save(ArrayRecord record) {
+    ArrayRecord save(ArrayRecord record) {
         try {
             return repository.saveAndFlush(record);
         } catch (DataIntegrityViolationException e) {
