@@ -7,11 +7,9 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.block.IoCounters;
 import io.blockwork.engine.block.IoStatus;
-import io.blockwork.engine.md.metadata.BitmapSuperblock;
 import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MemberLayout;
-import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.engine.md.metadata.Superblock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -38,6 +36,12 @@ import java.util.Objects;
  *
  * <p>An array becomes inactive when some data has no in-sync copy left (it then fails all I/O,
  * and {@link MdDetail#inactiveReason()} says why) or when it is stopped.
+ *
+ * <p>Why one class of this size: it is the array's core, md.c's part of md — the three ways an
+ * array comes to be (create, assemble from a stored configuration, assemble from superblocks via
+ * {@link MdAssembly}), dispatch, the management calls and their checks, and status. Everything
+ * with a life of its own is elsewhere: the levels, {@link MemberSet}, {@link MemberSuperblocks},
+ * {@link SyncDaemon}, the flush strategies.
  */
 public final class MdArray extends AbstractBlockDevice {
 

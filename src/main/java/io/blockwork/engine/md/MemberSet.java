@@ -19,6 +19,9 @@ import java.util.function.Predicate;
  * under {@link #lock} and republishes the table. {@link #failed} is called from I/O completions,
  * so nothing under the lock blocks or submits I/O.
  *
+ * <p>Why one class of this size: every change to the members goes through one lock and republishes
+ * one table; the operations share its helpers (take out, find, refuse a member twice).
+ *
  * <p>Every change bumps {@link #changes}, and a failure also {@link #failures}, before the new
  * table is published: whoever reads a table without a failed member also sees the failure count
  * that says it is not yet recorded in the superblocks ({@link ArrayMetadata} holds writes until it is).

@@ -52,6 +52,10 @@ import java.util.concurrent.locks.LockSupport;
  *       data they cover durable before the superblock saying so.
  * </ul>
  *
+ * <p>Why one class of this size: the rounds, the clean/active state, the held writes and the bitmap's
+ * store all order against each other through one lock and one thread; apart they would need a
+ * protocol between them.
+ *
  * <p>Threading: rounds, the clean transition and the bitmap daemon run on one virtual thread per
  * array, which blocks on its member I/O; the I/O path only bumps counters, queues runnables and
  * unparks it. {@link #lock} guards the queues, the state changes and the round bookkeeping;

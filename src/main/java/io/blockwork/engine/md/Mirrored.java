@@ -37,6 +37,9 @@ import java.util.function.Function;
  *       window's scope while they read and write.
  * </ul>
  *
+ * <p>Why one class of this size: raid1 and raid10 differ only in placement, so the read retry, the
+ * write fan-out with its metadata ordering, and the sync windows are written once, here.
+ *
  * <p>The I/O path takes no lock: per read it allocates the child bio, its data slice and one
  * small state object; per write one state object plus a child and slice per copy.
  */

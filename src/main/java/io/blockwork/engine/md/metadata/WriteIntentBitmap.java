@@ -33,6 +33,9 @@ import java.util.function.LongSupplier;
  * it covers. A write that finds its bits set and durable costs one lock and no I/O. Cleared bits
  * ride on the same write-outs, with PREFLUSH so the data they stood for is durable first.
  *
+ * <p>Why one class of this size: the counters, the on-disk image, the generations and the write-out
+ * queue change together under one lock; split, each would need the others' invariants.
+ *
  * <p>Locking: {@link #lock} guards the counters, the on-disk image, the dirty pages, the
  * generations and the waiters; nothing under it blocks or submits I/O, so it may be taken from
  * I/O completions. Waiters and the store are called outside it.
