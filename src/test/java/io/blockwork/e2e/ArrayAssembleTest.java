@@ -1,21 +1,25 @@
 package io.blockwork.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.blockwork.e2e.ArrayCalls.array;
+import static io.blockwork.e2e.ArrayCalls.created;
+import static io.blockwork.e2e.ArrayCalls.member;
+import static io.blockwork.e2e.ArrayCalls.members;
+import static io.blockwork.e2e.ArrayCalls.random;
+import static io.blockwork.e2e.ArrayCalls.read;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.engine.md.metadata.Superblock;
-import io.blockwork.nbd.ExternalTool;
 import io.blockwork.nbd.Json;
+import io.blockwork.support.Mdadm;
 import io.blockwork.support.TempDataDir;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -30,43 +34,9 @@ class ArrayAssembleTest {
     private static final Duration LONG = Duration.ofSeconds(60);
     private static final int MIB = 1 << 20;
 
-    private static void created(ServiceClient api, String path, String json) throws Exception {
-        var response = api.postJson(path, json);
-        assertThat(response.statusCode()).as("%s %s: %s", path, json, response.body()).isIn(200, 201);
-    }
-
-    private static Map<String, Object> array(ServiceClient api, String name) throws Exception {
-        return Json.parseObject(api.get("/api/v1/arrays/" + name).body());
-    }
-
-    @SuppressWarnings("unchecked")
     private static Object stateOf(Map<String, Object> array, String device) {
-        return ((List<Map<String, Object>>) array.get("members")).stream().filter(m -> device.equals(m.get("device")))
-                .findFirst().map(m -> m.get("state")).orElse(null);
-    }
-
-    private static byte[] random(int seed, int bytes) {
-        byte[] b = new byte[bytes];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
-    private static byte[] read(ServiceClient api, String device, long offset, int length) throws Exception {
-        var r = api.getBytes("/api/v1/devices/" + device + "/data?offset=" + offset + "&length=" + length);
-        assertThat(r.statusCode()).as("read %s: %s", device, new String(r.body())).isEqualTo(200);
-        return r.body();
-    }
-
-    private static Map<String, String> mdadmExamine(Path image) {
-        String out = ExternalTool.run(Duration.ofSeconds(30), "mdadm", "--examine", image.toString()).requireSuccess().stdout();
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (String line : out.split("\n")) {
-            int colon = line.indexOf(" : ");
-            if (colon > 0) {
-                fields.put(line.substring(0, colon).trim(), line.substring(colon + 3).trim());
-            }
-        }
-        return fields;
+        return members(array).stream().filter(m -> device.equals(m.get("device"))).findFirst()
+                .map(m -> m.get("state")).orElse(null);
     }
 
     private static Superblock superblockOf(Path image) throws Exception {
@@ -118,7 +88,7 @@ class ArrayAssembleTest {
         Path images = dataDir.resolve("disks");
         for (int i = 0; i < 6; i++) {
             Path image = images.resolve("as" + i + ".img");
-            Map<String, String> e = mdadmExamine(image);
+            Map<String, String> e = Mdadm.examine(image);
             Superblock ours = superblockOf(image);
             assertThat(e.get("Checksum")).matches("[0-9a-f]+ - correct");
             assertThat(e).containsEntry("Events", Long.toString(ours.events())).containsEntry("State", "clean");
@@ -198,11 +168,8 @@ class ArrayAssembleTest {
             assertThat(atm.get("arrayState").toString()).contains("degraded");
             List<String> reasons = new ArrayList<>();
             for (String d : List.of("at1", "at2")) {
-                assertThat(stateOf(atm, d)).isEqualTo("missing");
-                @SuppressWarnings("unchecked")
-                Map<String, Object> m = ((List<Map<String, Object>>) atm.get("members")).stream()
-                        .filter(x -> d.equals(x.get("device"))).findFirst().orElseThrow();
-                reasons.add((String) m.get("faultReason"));
+                assertThat(member(atm, d).get("state")).isEqualTo("missing");
+                reasons.add((String) member(atm, d).get("faultReason"));
             }
             assertThat(reasons.get(0)).contains("refused at start-up", "no md superblock (magic is");
             assertThat(reasons.get(1)).contains("refused at start-up", "checksum", "torn or corrupt");

@@ -1,6 +1,14 @@
 package io.blockwork.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.blockwork.e2e.ArrayCalls.array;
+import static io.blockwork.e2e.ArrayCalls.created;
+import static io.blockwork.e2e.ArrayCalls.member;
+import static io.blockwork.e2e.ArrayCalls.members;
+import static io.blockwork.e2e.ArrayCalls.random;
+import static io.blockwork.e2e.ArrayCalls.read;
+import static io.blockwork.e2e.ArrayCalls.settled;
+import static io.blockwork.e2e.ArrayCalls.write;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.nbd.Json;
@@ -10,9 +18,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,42 +30,9 @@ class ArrayCrashTest {
     private static final Duration LONG = Duration.ofSeconds(120);
     private static final int MIB = 1 << 20;
 
-    private static void created(ServiceClient api, String path, String json) throws Exception {
-        var response = api.postJson(path, json);
-        assertThat(response.statusCode()).as("%s %s: %s", path, json, response.body()).isIn(200, 201);
-    }
-
-    private static Map<String, Object> array(ServiceClient api, String name) throws Exception {
-        return Json.parseObject(api.get("/api/v1/arrays/" + name).body());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> member(Map<String, Object> array, String device) {
-        return ((List<Map<String, Object>>) array.get("members")).stream().filter(m -> device.equals(m.get("device")))
-                .findFirst().orElseThrow();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static boolean settled(ServiceClient api, String name) throws Exception {
-        Map<String, Object> a = array(api, name);
-        return "idle".equals(Json.at(a, "sync", "action")) && Boolean.FALSE.equals(a.get("resyncPending"))
-                && ((List<Map<String, Object>>) a.get("members")).stream().allMatch(m -> "in_sync".equals(m.get("state")));
-    }
-
-    private static byte[] random(int seed, int bytes) {
-        byte[] b = new byte[bytes];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
-    private static void write(ServiceClient api, String device, long offset, byte[] data) throws Exception {
-        assertThat(api.put("/api/v1/devices/" + device + "/data?offset=" + offset, data).statusCode()).isEqualTo(204);
-    }
-
-    private static byte[] read(ServiceClient api, String device, long offset, int length) throws Exception {
-        var r = api.getBytes("/api/v1/devices/" + device + "/data?offset=" + offset + "&length=" + length);
-        assertThat(r.statusCode()).isEqualTo(200);
-        return r.body();
+    /** Settled, and every member in sync. */
+    private static boolean allInSync(ServiceClient api, String name) throws Exception {
+        return settled(api, name) && members(array(api, name)).stream().allMatch(m -> "in_sync".equals(m.get("state")));
     }
 
     /** Writes the worst case into the killed service's database: the member is still recorded in sync. */
@@ -91,7 +64,7 @@ class ArrayCrashTest {
             created(api, "/api/v1/arrays", "{\"name\":\"kam\",\"level\":\"raid1\",\"members\":[\"ka0\",\"ka1\"],"
                     + "\"speedLimits\":{\"min\":\"100MiB\",\"max\":\"1GiB\"}}");
             write(api, "kam", 0, before);
-            await().atMost(LONG).until(() -> settled(api, "kam"));
+            await().atMost(LONG).until(() -> allInSync(api, "kam"));
             // the bitmap clears the first write's bits once they have been idle (two 5 s daemon passes)
             await().atMost(LONG).until(() -> ((Number) Json.at(array(api, "kam"), "bitmap", "dirtyChunks")).intValue() == 0);
             assertThat(api.send("PATCH", "/api/v1/disks/ka1", "application/json", "{\"faults\":{\"failWrites\":true}}")
@@ -106,7 +79,7 @@ class ArrayCrashTest {
             Map<String, Object> kam = array(api, "kam");
             assertThat(Json.at(kam, "state", "actual")).isEqualTo("active");
             assertThat(member(kam, "ka1").get("state")).as("never assembled in sync").isIn("rebuilding", "in_sync");
-            await().atMost(LONG).until(() -> settled(api, "kam"));
+            await().atMost(LONG).until(() -> allInSync(api, "kam"));
             assertThat(((Number) array(api, "kam").get("recoveredBytes")).longValue())
                     .as("through the bitmap: the chunk written after the failure").isEqualTo(acked.length);
             assertThat(read(api, "kam", 8 * MIB, acked.length)).isEqualTo(acked);
@@ -132,7 +105,7 @@ class ArrayCrashTest {
             created(api, "/api/v1/arrays", "{\"name\":\"kbm\",\"level\":\"raid1\",\"members\":[\"kb0\",\"kb1\"],"
                     + "\"speedLimits\":{\"min\":\"200MiB\",\"max\":\"1GiB\"}}");
             write(api, "kbm", 4 * MIB, data);
-            await().atMost(LONG).until(() -> settled(api, "kbm"));
+            await().atMost(LONG).until(() -> allInSync(api, "kbm"));
             assertThat(api.post("/api/v1/arrays/kbm/members/kb1/fail").statusCode()).isEqualTo(200);
             assertThat(api.send("DELETE", "/api/v1/arrays/kbm/members/kb1")).isEqualTo(200);
             assertThat(api.send("PUT", "/api/v1/arrays/kbm/speed-limits", "application/json",
@@ -149,7 +122,7 @@ class ArrayCrashTest {
             assertThat(member(kbm, "kb2").get("state")).isIn("rebuilding", "in_sync");
             assertThat(api.send("PUT", "/api/v1/arrays/kbm/speed-limits", "application/json",
                     "{\"min\":\"200MiB\",\"max\":\"1GiB\"}").statusCode()).isEqualTo(200);
-            await().atMost(LONG).until(() -> settled(api, "kbm"));
+            await().atMost(LONG).until(() -> allInSync(api, "kbm"));
             long used = ((Number) array(api, "kbm").get("usedDevSizeBytes")).longValue();
             assertThat(((Number) array(api, "kbm").get("recoveredBytes")).longValue())
                     .as("carried on from the checkpoint at %d sectors", checkpoint).isLessThanOrEqualTo(used - checkpoint * 512);

@@ -3,6 +3,12 @@ package io.blockwork.e2e;
 import static io.blockwork.e2e.ExportEndToEndTest.TOOL_TIMEOUT;
 import static io.blockwork.e2e.ExportEndToEndTest.nbdPort;
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.blockwork.e2e.ArrayCalls.array;
+import static io.blockwork.e2e.ArrayCalls.created;
+import static io.blockwork.e2e.ArrayCalls.member;
+import static io.blockwork.e2e.ArrayCalls.members;
+import static io.blockwork.e2e.ArrayCalls.read;
+import static io.blockwork.e2e.ArrayCalls.settled;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.nbd.ExternalTool;
@@ -26,37 +32,6 @@ class ArrayRestartTest {
 
     private static final Duration LONG = Duration.ofSeconds(60);
     private static final int MIB = 1 << 20;
-
-    private static void created(ServiceClient api, String path, String json) throws Exception {
-        var response = api.postJson(path, json);
-        assertThat(response.statusCode()).as("%s %s: %s", path, json, response.body()).isIn(200, 201);
-    }
-
-    private static Map<String, Object> array(ServiceClient api, String name) throws Exception {
-        return Json.parseObject(api.get("/api/v1/arrays/" + name).body());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> members(Map<String, Object> array) {
-        return (List<Map<String, Object>>) array.get("members");
-    }
-
-    private static Map<String, Object> member(Map<String, Object> array, String device) {
-        return members(array).stream().filter(m -> device.equals(m.get("device"))).findFirst().orElseThrow();
-    }
-
-    /** Idle, resynced, nothing rebuilding. */
-    private static boolean settled(ServiceClient api, String name) throws Exception {
-        Map<String, Object> a = array(api, name);
-        return "idle".equals(Json.at(a, "sync", "action")) && Boolean.FALSE.equals(a.get("resyncPending"))
-                && members(a).stream().noneMatch(m -> "rebuilding".equals(m.get("state")));
-    }
-
-    private static byte[] read(ServiceClient api, String device, long offset, int length) throws Exception {
-        var r = api.getBytes("/api/v1/devices/" + device + "/data?offset=" + offset + "&length=" + length);
-        assertThat(r.statusCode()).isEqualTo(200);
-        return r.body();
-    }
 
     @Test
     @SuppressWarnings("unchecked")

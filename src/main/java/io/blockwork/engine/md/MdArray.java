@@ -449,7 +449,7 @@ public final class MdArray extends AbstractBlockDevice {
      * disagree above the resync point (an array assembled again later must resync again).
      */
     public boolean resyncPending() {
-        return personality instanceof Mirrored m && m.resyncPoint() != Long.MAX_VALUE;
+        return personality.resyncPoint() != Long.MAX_VALUE;
     }
 
     /** Why the array serves no I/O, or null if it does. */

@@ -107,8 +107,8 @@ final class MemberSuperblocks implements ArrayMetadata {
     private final Identity id;
     private final MemberSet members;
     private final Personality personality;
-    /** Null for levels without redundancy, which never go active and have no bitmap. */
-    private final Mirrored mirrored;
+    /** False for levels without redundancy, which never go active and have no bitmap. */
+    private final boolean redundant;
     private final MemberLayout layout;
     private final WriteIntentBitmap bitmap;
     private final Thread thread;
@@ -153,10 +153,10 @@ final class MemberSuperblocks implements ArrayMetadata {
         this.id = id;
         this.members = members;
         this.personality = personality;
-        this.mirrored = personality instanceof Mirrored m ? m : null;
+        this.redundant = personality.level().redundant();
         this.layout = layout;
         this.events = events;
-        this.state = clean || mirrored == null ? State.CLEAN : State.ACTIVE;
+        this.state = clean || !redundant ? State.CLEAN : State.ACTIVE;
         this.maxDev = maxDev;
         this.recordedFailures = members.failures();
         this.recordedChanges = members.changes();
@@ -173,7 +173,7 @@ final class MemberSuperblocks implements ArrayMetadata {
         byte[] bits = setup.bits();
         long neededFrom = setup.neededFrom();
         if (bitmap == null && m.bitmap() != null) {
-            bitmap = newBitmap(m, ((Mirrored) personality).syncBytes() >>> 9, used, setup.dataOffset());
+            bitmap = newBitmap(m, personality.syncBytes() >>> 9, used, setup.dataOffset());
             bits = new byte[(int) ((bitmap.bits() + 7) / 8)];
             if (!setup.clean()) {
                 Arrays.fill(bits, (byte) 0xff);
@@ -215,9 +215,7 @@ final class MemberSuperblocks implements ArrayMetadata {
     /** Writes the first round (and, with a bitmap, its whole area to every slot member), then starts the thread. */
     void start() {
         if (bitmap != null) {
-            for (Member m : slotMembers()) {
-                writeBitmapArea(m);
-            }
+            bitmap.rewriteAll();
         }
         round(state == State.ACTIVE);
         thread.start();
@@ -227,7 +225,7 @@ final class MemberSuperblocks implements ArrayMetadata {
 
     @Override
     public void startWrite(long offset, long length, Runnable proceed) {
-        if (mirrored == null) {
+        if (!redundant) {
             proceed.run();
             return;
         }
@@ -239,7 +237,7 @@ final class MemberSuperblocks implements ArrayMetadata {
         }
         boolean go;
         synchronized (lock) {
-            go = state == State.ACTIVE && !failurePending();
+            go = (state == State.ACTIVE && !failurePending()) || (stopped && !killed);
             if (!go) {
                 gated.add(() -> markBits(offset, length, proceed));
                 activeWanted |= state != State.ACTIVE;
@@ -262,7 +260,7 @@ final class MemberSuperblocks implements ArrayMetadata {
 
     @Override
     public void endWrite(long offset, long length, boolean everyCopy) {
-        if (mirrored == null) {
+        if (!redundant) {
             return;
         }
         if (bitmap != null) {
@@ -285,7 +283,7 @@ final class MemberSuperblocks implements ArrayMetadata {
         }
         boolean now;
         synchronized (lock) {
-            now = !failurePending();
+            now = !failurePending() || (stopped && !killed);
             if (!now) {
                 held.add(new Held(members.failures(), then));
             }
@@ -346,7 +344,7 @@ final class MemberSuperblocks implements ArrayMetadata {
     @Override
     public void joinedSlot(Member m) {
         if (bitmap != null) {
-            writeBitmapArea(m);
+            bitmap.rewriteAll();
         }
         checkpoint();
     }
@@ -414,10 +412,19 @@ final class MemberSuperblocks implements ArrayMetadata {
                 }
             }
         } finally {
+            List<Runnable> left = new ArrayList<>();
             synchronized (lock) {
                 stopped = true;
+                if (!killed) {
+                    // a stopped array records nothing more: what still waits goes ahead (a killed one's never does)
+                    left.addAll(gated);
+                    gated.clear();
+                    held.forEach(h -> left.add(h.then()));
+                    held.clear();
+                }
                 lock.notifyAll();
             }
+            left.forEach(Runnable::run);
         }
     }
 
@@ -440,11 +447,22 @@ final class MemberSuperblocks implements ArrayMetadata {
         round(false);
     }
 
-    /** A clean stop: waits for writes in flight (bounded), clears idle bits, records the array clean. */
+    /**
+     * A clean stop: waits for writes in flight (bounded; writes still waiting for a round get it),
+     * clears idle bits, records the array clean.
+     */
     private void finish() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (writing.get() != 0 && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+            boolean due;
+            synchronized (lock) {
+                due = activeWanted || !gated.isEmpty() || !held.isEmpty() || failurePending();
+            }
+            if (due) {
+                round(true);
+            } else {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+            }
         }
         boolean idle = writing.get() == 0;
         if (bitmap != null && idle) {
@@ -548,10 +566,8 @@ final class MemberSuperblocks implements ArrayMetadata {
 
     /** The array's resync_offset while clean: how far the resync got, {@link Superblock#MAX_SECTOR} when done. */
     private long resyncOffsetSectors() {
-        if (mirrored == null || mirrored.resyncPoint() == Long.MAX_VALUE) {
-            return Superblock.MAX_SECTOR;
-        }
-        return mirrored.resyncPoint() >>> 9;
+        long point = personality.resyncPoint();
+        return point == Long.MAX_VALUE ? Superblock.MAX_SECTOR : point >>> 9;
     }
 
     /** The superblock {@code m} gets in a round. */
@@ -607,15 +623,6 @@ final class MemberSuperblocks implements ArrayMetadata {
                             done.run();
                         }
                     }));
-        }
-    }
-
-    /** The whole bitmap area to {@code m}, FUA, before it takes part in the bitmap's page writes. */
-    private void writeBitmapArea(Member m) {
-        byte[] image = bitmap.image();
-        if (!SyncIo.execute(m.device(), BioOp.WRITE, bitmapStart(), image.length, BioFlags.FUA,
-                MemorySegment.ofArray(image)).ok()) {
-            members.failed(m, "bitmap write error");
         }
     }
 }

@@ -114,7 +114,8 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
         return placed & ADDR_MASK;
     }
 
-    long resyncPoint() {
+    @Override
+    public long resyncPoint() {
         return resyncPoint;
     }
 
@@ -127,10 +128,6 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
         return metadata;
     }
 
-    /** The level's sync range, which the write-intent bitmap covers: array bytes for raid1 and raid10. */
-    long syncBytes() {
-        return sizeBytes();
-    }
 
     void resyncPoint(long offset) {
         resyncPoint = offset;

@@ -39,6 +39,22 @@ sealed interface Personality permits Linear, Raid0, Mirrored {
     /** The level-specific middle of the /proc/mdstat status line, e.g. {@code " 512K chunks 2 near-copies"}. */
     String mdstatGeometry();
 
+    /**
+     * The range the write-intent bitmap covers and a resync walks, in bytes: the array for raid1
+     * and raid10 (md's resync_max_sectors); a parity level's would be each member's.
+     */
+    default long syncBytes() {
+        return sizeBytes();
+    }
+
+    /**
+     * How far the resync has got (md's recovery_cp): {@link Long#MAX_VALUE} when every copy agrees.
+     * Levels without redundancy have nothing to resync.
+     */
+    default long resyncPoint() {
+        return Long.MAX_VALUE;
+    }
+
     /** The superblock's {@code layout}: raid10's (raid5/6's) code, 0 for levels without one. */
     default int layoutCode() {
         return 0;

@@ -6,14 +6,12 @@ import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.md.metadata.MetadataSpec;
-import io.blockwork.nbd.ExternalTool;
+import io.blockwork.support.Mdadm;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 class MdadmExamineTest {
 
     private static final long MIB = 1 << 20;
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
     Path dir;
@@ -62,22 +59,6 @@ class MdadmExamineTest {
         return a;
     }
 
-    /** mdadm's "Key : value" lines. */
-    static Map<String, String> examine(Path image, String... options) {
-        List<String> cmd = new ArrayList<>(List.of("mdadm"));
-        cmd.addAll(List.of(options));
-        cmd.add(image.toString());
-        String out = ExternalTool.run(TIMEOUT, cmd.toArray(String[]::new)).requireSuccess().stdout();
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (String line : out.split("\n")) {
-            int colon = line.indexOf(" : ");
-            if (colon > 0) {
-                fields.put(line.substring(0, colon).trim(), line.substring(colon + 3).trim());
-            }
-        }
-        return fields;
-    }
-
     @Test
     void mdadmExaminesARaid1Member() throws Exception {
         MdArray a = create(MdArraySpec.of("bwr1", MdLevel.RAID1), files("r1-", 2, 64 * MIB));
@@ -86,7 +67,7 @@ class MdadmExamineTest {
         long events = a.metadata().events();
 
         for (int i = 0; i < 2; i++) {
-            Map<String, String> e = examine(dir.resolve("r1-" + i + ".img"), "--examine");
+            Map<String, String> e = Mdadm.examine(dir.resolve("r1-" + i + ".img"), "--examine");
             assertThat(e).containsEntry("Magic", "a92b4efc").containsEntry("Version", "1.2")
                     .containsEntry("Raid Level", "raid1").containsEntry("Raid Devices", "2")
                     .containsEntry("Array UUID", uuid).containsEntry("Name", "bwr1")
@@ -99,7 +80,7 @@ class MdadmExamineTest {
         // mdadm --examine-bitmap reads a regular file as an external bitmap: give it the internal one's area
         Path area = dir.resolve("r1-0.bitmap");
         Files.write(area, Arrays.copyOfRange(Files.readAllBytes(dir.resolve("r1-0.img")), 16 * 512, 16 * 512 + 4096));
-        Map<String, String> x = examine(area, "--examine-bitmap");
+        Map<String, String> x = Mdadm.examine(area, "--examine-bitmap");
         assertThat(x).containsEntry("Magic", "6d746962").containsEntry("Version", "4").containsEntry("UUID", uuid)
                 .containsEntry("Events", Long.toString(events)).containsEntry("State", "OK");
         assertThat(x.get("Bitmap")).contains("bits (chunks)", "0 dirty");
@@ -113,7 +94,7 @@ class MdadmExamineTest {
         a.stop();
         long events = a.metadata().events();
         for (int i = 0; i < 4; i++) {
-            Map<String, String> e = examine(dir.resolve("r10-" + i + ".img"), "--examine");
+            Map<String, String> e = Mdadm.examine(dir.resolve("r10-" + i + ".img"), "--examine");
             assertThat(e).containsEntry("Raid Level", "raid10").containsEntry("Raid Devices", "4")
                     .containsEntry("Layout", "near=2").containsEntry("Chunk Size", "64K")
                     .containsEntry("Array UUID", uuid).containsEntry("Device Role", "Active device " + i)

@@ -323,6 +323,19 @@ public final class WriteIntentBitmap {
 
     /* ---- The bitmap superblock ---- */
 
+    /**
+     * Writes the whole area again to the members (a member joined a slot and must hold every bit),
+     * through the same write-outs as every other change, so it cannot overtake a newer one.
+     * Blocks until it is durable.
+     */
+    public void rewriteAll() {
+        synchronized (lock) {
+            Arrays.fill(dirtyPages, true);
+            generation++;
+        }
+        awaitDurable();
+    }
+
     /** Records the array's new event count in the bitmap superblock; {@code then} runs once it is durable. */
     public void updateEvents(long newEvents, Runnable then) {
         synchronized (lock) {
