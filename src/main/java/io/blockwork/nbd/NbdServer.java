@@ -1,5 +1,6 @@
 package io.blockwork.nbd;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -48,9 +49,10 @@ public final class NbdServer implements AutoCloseable {
     private final NbdLimits limits;
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
-    /** Guarded by {@code this}: the listening socket while running, else null. */
+    /** The listening socket while running, else null. */
+    @GuardedBy("this")
     private ServerSocketChannel listener;
-    /** Guarded by {@code this}. */
+    @GuardedBy("this")
     private Thread acceptor;
 
     public NbdServer(InetSocketAddress address, ExportLookup exports) {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Arrays from their members alone: mdadm reads the superblocks of images Blockwork made; with the
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * a member with a torn or foreign superblock is refused with the reason and the array runs from
  * the others (issue 17's acceptance 1, 2c and 3).
  */
+@Tag("real-client")
 class ArrayAssembleTest {
 
     private static final Duration LONG = Duration.ofSeconds(60);

@@ -20,11 +20,13 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * kill -9 of the service process at the moments md's superblocks are for (issue 17's acceptance
  * 2a and 2b): the members' superblocks, not the database, decide what comes back in sync.
  */
+@Tag("real-client")
 class ArrayCrashTest {
 
     private static final Duration LONG = Duration.ofSeconds(120);

@@ -8,12 +8,14 @@ import io.blockwork.support.TempDataDir;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Issue 17: the md metadata guide's walkthrough runs as written: a member's superblock is
  * examined, a member taken out and re-added through the bitmap copies only what was written
  * meanwhile, and the deleted array is assembled again from its members with its data.
  */
+@Tag("real-client")
 class MdMetadataWalkthroughTest {
 
     @TempDir

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * clean disconnect, never a crash or a stuck connection, while a healthy client on another
  * connection keeps being served after every single case.
  */
+@Tag("unit")
 class RobustnessTest {
 
     private static final int EINVAL = 22;

@@ -48,8 +48,17 @@ public final class MdAssembly {
                 "the superblocks describe md level " + sb.level() + ", which Blockwork does not have"));
         long chunk = level == MdLevel.RAID1 ? 0 : (long) sb.chunkSectors() * 512;
         Raid10Layout layout = level == MdLevel.RAID10 ? Raid10Layout.fromCode(sb.layout()) : null;
+        ParitySpec parity = null;
+        if (level.parity()) {
+            try {
+                parity = ParitySpec.defaults(level).withLayout(ParityLayout.fromCode(sb.layout()));
+            } catch (MdArgumentException e) {
+                throw new MdStateException("devices", "the superblocks describe " + level.label() + " layout "
+                        + sb.layout() + ", which Blockwork cannot place: " + e.getMessage());
+            }
+        }
         MetadataSpec.Bitmap b = bitmap == null ? null : new MetadataSpec.Bitmap(bitmap.chunkBytes(), bitmap.daemonSleepSeconds());
-        return new MdArraySpec(name, level, chunk, layout, strategies, speed, true,
+        return new MdArraySpec(name, level, chunk, layout, strategies, speed, true, parity,
                 new MetadataSpec(MetadataSpec.Format.V1_2, sb.arrayUuid(), b));
     }
 
@@ -134,13 +143,13 @@ public final class MdAssembly {
                 .mapToInt(n -> n + 1).max().orElse(0)));
         MdArray array = new MdArray(spec, members, fresh.size() << 9, resyncFrom == Long.MAX_VALUE,
                 new MemberSuperblocks.Setup(fresh.name(), fresh.ctime(), first.dataOffset(), fresh.events(), clean, bitmap,
-                        bits, neededFrom, fresh.maxDev()));
+                        bits, neededFrom, fresh.maxDev()), null, false);
         if (array.personality().usedMemberBytes() != fresh.size() << 9) {
             throw new MdStateException("devices", "the members give " + array.personality().usedMemberBytes()
                     + " bytes of each member, but the superblocks record " + (fresh.size() << 9));
         }
-        if (array.personality() instanceof Mirrored m && resyncFrom != Long.MAX_VALUE) {
-            m.resyncPoint(resyncFrom);
+        if (array.personality() instanceof Redundancy r && resyncFrom != Long.MAX_VALUE) {
+            r.syncedTo(r.arrayOffsetOfSync(resyncFrom));
         }
         for (int i : stale) {
             outcomes.set(i, reAdd(array, devices.get(i), exams.get(i).sb(), plan.decisions().get(i)));
@@ -179,7 +188,7 @@ public final class MdAssembly {
         if (chunk != sb.chunkSectors()) {
             differs.add("chunk " + sb.chunkSectors() * 512L);
         }
-        int layout = spec.layout() == null ? 0 : spec.layout().code();
+        int layout = spec.layoutCode() == null ? 0 : spec.layoutCode();
         if (layout != sb.layout()) {
             differs.add(String.format("layout 0x%x", sb.layout()));
         }

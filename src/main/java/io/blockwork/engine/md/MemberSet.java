@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.md.metadata.MdUuid;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import java.util.function.Predicate;
  * under {@link #lock} and republishes the table. {@link #failed} is called from I/O completions,
  * so nothing under the lock blocks or submits I/O.
  *
- * <p>Why one class of this size: every change to the members goes through one lock and republishes
+ * <p>Size note: over 400 lines because every change to the members goes through one lock and republishes
  * one table; the operations share its helpers (take out, find, refuse a member twice).
  *
  * <p>Every change bumps {@link #changes}, and a failure also {@link #failures}, before the new
@@ -46,16 +47,17 @@ final class MemberSet {
     private final MdLevel level;
     private final Object lock = new Object();
     private volatile Table table;
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final List<Member> spares = new ArrayList<>();
-    /** Guarded by {@link #lock}: failed members still attached, until removed. */
+    /** Failed members still attached, until removed. */
+    @GuardedBy("lock")
     private final List<Member> faulty = new ArrayList<>();
     /**
      * Guarded by {@link #lock}: the slot each departed device last filled, by device name, for
      * re-add (names, so that a removed device is not kept alive by the array).
      */
     private final Map<String, Integer> formerSlots = new HashMap<>();
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private int nextNumber;
     /** Non-null once some data has no readable copy left: the array is inactive for good. */
     private volatile String lostReason;
@@ -208,7 +210,8 @@ final class MemberSet {
         onChange.run();
     }
 
-    /** Caller holds the lock: clears {@code m} from whatever slot or list holds it. */
+    /** Clears {@code m} from whatever slot or list holds it. */
+    @GuardedBy("lock")
     private void takeOut(Member m) {
         Table t = table;
         Member[] slots = t.slots().clone();
@@ -253,7 +256,7 @@ final class MemberSet {
         onChange.run();
     }
 
-    /** Caller holds the lock. */
+    @GuardedBy("lock")
     private Member newMember(BlockDevice device, MemberState state) {
         Placement p = placement.apply(device);
         return new Member(device, nextNumber++, state, -1, p.dataOffset(), p.uuid());
@@ -414,7 +417,7 @@ final class MemberSet {
 
     /* ---- Queries ---- */
 
-    /** Caller holds the lock. */
+    @GuardedBy("lock")
     private Member find(String name) {
         for (Member m : all()) {
             if (m.name().equals(name)) {

@@ -52,7 +52,7 @@ import java.util.concurrent.locks.LockSupport;
  *       data they cover durable before the superblock saying so.
  * </ul>
  *
- * <p>Why one class of this size: the rounds, the clean/active state, the held writes and the bitmap's
+ * <p>Size note: over 400 lines because the rounds, the clean/active state, the held writes and the bitmap's
  * store all order against each other through one lock and one thread; apart they would need a
  * protocol between them.
  *
@@ -566,8 +566,10 @@ final class MemberSuperblocks implements ArrayMetadata {
 
     /** The array's resync_offset while clean: how far the resync got, {@link Superblock#MAX_SECTOR} when done. */
     private long resyncOffsetSectors() {
-        long point = personality.resyncPoint();
-        return point == Long.MAX_VALUE ? Superblock.MAX_SECTOR : point >>> 9;
+        if (!(personality instanceof Redundancy r) || r.syncedTo() == Long.MAX_VALUE) {
+            return Superblock.MAX_SECTOR;
+        }
+        return r.syncOffsetOf(r.syncedTo()) >>> 9;
     }
 
     /** The superblock {@code m} gets in a round. */

@@ -37,13 +37,14 @@ import java.util.function.Function;
  *       window's scope while they read and write.
  * </ul>
  *
- * <p>Why one class of this size: raid1 and raid10 differ only in placement, so the read retry, the
- * write fan-out with its metadata ordering, and the sync windows are written once, here.
- *
  * <p>The I/O path takes no lock: per read it allocates the child bio, its data slice and one
  * small state object; per write one state object plus a child and slice per copy.
+ *
+ * <p>Size note: over 400 lines because reads, writes (with their metadata ordering) and sync
+ * windows share the copy-placement and member-failure rules that raid1 and raid10 have in common;
+ * each level adds only placement.
  */
-abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
+abstract sealed class Mirrored implements Personality, Redundancy permits Raid1, Raid10 {
 
     /** Largest resync or recovery window. */
     static final long WINDOW = 1L << 20;
@@ -114,23 +115,64 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
         return placed & ADDR_MASK;
     }
 
-    @Override
-    public long resyncPoint() {
+    long resyncPoint() {
         return resyncPoint;
     }
 
-    /** Called once by the array, before it serves I/O. */
-    void metadata(ArrayMetadata m) {
+    @Override
+    public final void metadata(ArrayMetadata m) {
         this.metadata = m;
     }
 
-    ArrayMetadata metadata() {
+    @Override
+    public final ArrayMetadata metadata() {
         return metadata;
     }
 
-
     void resyncPoint(long offset) {
         resyncPoint = offset;
+    }
+
+    /* ---- Redundancy: the daemon's view ---- */
+
+    @Override
+    public final long syncedTo() {
+        return resyncPoint;
+    }
+
+    @Override
+    public final void syncedTo(long offset) {
+        resyncPoint = offset;
+    }
+
+    @Override
+    public final long scrubWindowAt(long offset) {
+        return syncWindowAt(offset);
+    }
+
+    @Override
+    public final long scrub(long offset, long len, boolean fix, MemorySegment[] buffers) {
+        return syncWindow(offset, len, fix, buffers);
+    }
+
+    @Override
+    public final int scrubBuffers() {
+        return copies();
+    }
+
+    @Override
+    public final long rebuildBytes() {
+        return recoveryBytes();
+    }
+
+    @Override
+    public final long rebuildWindowAt(long addr) {
+        return recoveryWindowAt(addr);
+    }
+
+    @Override
+    public final Recovered rebuild(Member target, long addr, long len, MemorySegment buffer) {
+        return recoverWindow(target, addr, len, buffer);
     }
 
     /* ---- The I/O path ---- */
@@ -294,11 +336,8 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
 
     /* ---- Sync windows, on the daemon thread ---- */
 
-    /**
-     * Where a resync must look next, at or after {@code offset}: {@code offset} itself without a
-     * bitmap, else the first chunk the bitmap marks NEEDED ({@link #sizeBytes} when none is).
-     */
-    final long nextResync(long offset) {
+    @Override
+    public final long nextResync(long offset) {
         WriteIntentBitmap bitmap = metadata.bitmap();
         if (bitmap == null) {
             return offset;
@@ -307,42 +346,21 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
         return next < 0 ? sizeBytes() : next;
     }
 
-    /**
-     * The resync window at {@code offset}: {@link #syncWindowAt}, cut where the bitmap's NEEDED
-     * chunks end, so that a resync through the bitmap copies only them.
-     */
-    final long resyncWindowAt(long offset) {
-        return neededRun(offset, syncWindowAt(offset));
+    /** {@link #syncWindowAt}, cut where the bitmap's NEEDED chunks end, so a resync through it copies only them. */
+    @Override
+    public final long resyncWindowAt(long offset) {
+        return Redundancy.neededRun(metadata.bitmap(), offset, syncWindowAt(offset));
     }
 
-    /**
-     * The recovery window at member byte {@code addr} of {@code target}: {@link #recoveryWindowAt},
-     * and for a re-add through the bitmap cut where the chunks' NEEDED state changes, so that
-     * {@link #recoverWindow} copies or skips whole runs of chunks.
-     */
-    final long recoveryWindow(Member target, long addr) {
+    @Override
+    public final long rebuildWindow(Member target, long addr) {
         long len = recoveryWindowAt(addr);
         long offset = arrayOffsetOf(target.slot(), addr);
-        return target.bitmapRecovery() && offset >= 0 ? neededRun(offset, len) : len;
+        return target.bitmapRecovery() && offset >= 0 ? Redundancy.neededRun(metadata.bitmap(), offset, len) : len;
     }
 
-    /** Bytes from array {@code offset} (at most {@code max}) whose bitmap chunks are all NEEDED, or all not. */
-    private long neededRun(long offset, long max) {
-        WriteIntentBitmap bitmap = metadata.bitmap();
-        if (bitmap == null) {
-            return max;
-        }
-        long chunk = bitmap.chunkBytes();
-        boolean needed = bitmap.needed(offset, 1);
-        long run = chunk - offset % chunk;
-        while (run < max && bitmap.needed(offset + run, 1) == needed) {
-            run += chunk;
-        }
-        return Math.min(run, max);
-    }
-
-    /** A resync or repair window is done: with every slot in sync, its bitmap chunks need no more syncing. */
-    final void windowSynced(long offset, long len) {
+    @Override
+    public final void windowSynced(long offset, long len) {
         WriteIntentBitmap bitmap = metadata.bitmap();
         if (bitmap != null && members.degraded() == 0) {
             bitmap.synced(offset, len);
@@ -411,9 +429,6 @@ abstract sealed class Mirrored implements Personality permits Raid1, Raid10 {
         }
         return units;
     }
-
-    /** How a recovery window ended. */
-    enum Recovered { COPIED, SKIPPED, NO_SOURCE, TARGET_FAILED }
 
     /**
      * Rebuilds {@code [addr, addr+len)} of {@code target} from an in-sync copy of the same data,

@@ -8,7 +8,7 @@ import io.blockwork.engine.block.Bio;
  * already checked geometry, split bios at {@link #boundaryBytes()}, handled flushes and refused
  * I/O on an inactive array.
  */
-sealed interface Personality permits Linear, Raid0, Mirrored {
+sealed interface Personality permits Linear, Raid0, Mirrored, Raid5 {
 
     MdLevel level();
 
@@ -40,19 +40,11 @@ sealed interface Personality permits Linear, Raid0, Mirrored {
     String mdstatGeometry();
 
     /**
-     * The range the write-intent bitmap covers and a resync walks, in bytes: the array for raid1
-     * and raid10 (md's resync_max_sectors); a parity level's would be each member's.
+     * The range the write-intent bitmap covers, in bytes (md's resync_max_sectors): the array for
+     * raid1 and raid10, each member's used bytes for raid4/5/6.
      */
     default long syncBytes() {
         return sizeBytes();
-    }
-
-    /**
-     * How far the resync has got (md's recovery_cp): {@link Long#MAX_VALUE} when every copy agrees.
-     * Levels without redundancy have nothing to resync.
-     */
-    default long resyncPoint() {
-        return Long.MAX_VALUE;
     }
 
     /** The superblock's {@code layout}: raid10's (raid5/6's) code, 0 for levels without one. */

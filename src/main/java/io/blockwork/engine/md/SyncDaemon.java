@@ -36,7 +36,7 @@ final class SyncDaemon {
     private static final long MARK_STEP = TimeUnit.SECONDS.toNanos(1);
     private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private final Mirrored level;
+    private final Redundancy level;
     private final MemberSet members;
     /** Normal I/O requests the array has received: a change since the last window means busy. */
     private final LongSupplier userIo;
@@ -70,7 +70,7 @@ final class SyncDaemon {
     /** Bytes recovery has copied onto members since the array started (skipped windows excluded). */
     private final AtomicLong recoveredBytes = new AtomicLong();
 
-    SyncDaemon(String arrayName, Mirrored level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
+    SyncDaemon(String arrayName, Redundancy level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
                Runnable changed) {
         this.level = level;
         this.members = members;
@@ -112,7 +112,7 @@ final class SyncDaemon {
             SyncAction busy = requested != null ? requested : s.action();
             throw new MdStateException("action", "cannot start " + action.label() + ": " + busy.label() + " is in progress");
         }
-        if (level.resyncPoint() != Long.MAX_VALUE || members.rebuildPending()) {
+        if (level.syncedTo() != Long.MAX_VALUE || members.rebuildPending()) {
             throw new MdStateException("action", "cannot start " + action.label() + " before the array's resync or recovery has finished");
         }
         abortScrub = false;
@@ -183,8 +183,8 @@ final class SyncDaemon {
             Member target = members.nextToRebuild();
             if (target != null) {
                 recover(target);
-            } else if (level.resyncPoint() < level.sizeBytes() && members.lostReason() == null) {
-                scrub(SyncAction.RESYNC, level.resyncPoint());
+            } else if (level.syncedTo() < level.sizeBytes() && members.lostReason() == null && level.canResync()) {
+                scrub(SyncAction.RESYNC, level.syncedTo());
             } else if (takeRequest() instanceof SyncAction action) {
                 scrub(action, 0);
             } else {
@@ -213,7 +213,7 @@ final class SyncDaemon {
         lastAction = SyncAction.RECOVER;
         changed.run();
         level.metadata().joinedSlot(target);
-        long total = level.recoveryBytes();
+        long total = level.rebuildBytes();
         long pos = Math.min(target.rebuilt(), total);
         begin(pos);
         MemorySegment buffer = buffers(1)[0];
@@ -221,12 +221,12 @@ final class SyncDaemon {
             if (target.state() != MemberState.REBUILDING || members.lostReason() != null) {
                 return;
             }
-            long len = level.recoveryWindow(target, pos);
-            Mirrored.Recovered r = level.recoverWindow(target, pos, len, buffer);
-            if (r != Mirrored.Recovered.COPIED && r != Mirrored.Recovered.SKIPPED) {
+            long len = level.rebuildWindow(target, pos);
+            Redundancy.Recovered r = level.rebuild(target, pos, len, buffer);
+            if (r != Redundancy.Recovered.COPIED && r != Redundancy.Recovered.SKIPPED) {
                 return;
             }
-            long copied = r == Mirrored.Recovered.COPIED ? len : 0;
+            long copied = r == Redundancy.Recovered.COPIED ? len : 0;
             recoveredBytes.addAndGet(copied);
             pos += len;
             progressed(SyncAction.RECOVER, pos, total, target, copied);
@@ -245,7 +245,7 @@ final class SyncDaemon {
             mismatches.set(0);
         }
         begin(pos);
-        MemorySegment[] bufs = buffers(level.copies());
+        MemorySegment[] bufs = buffers(level.scrubBuffers());
         while (pos < total && proceed(action, pos, total, null)) {
             boolean scrubAborted = abortScrub && action != SyncAction.RESYNC;
             if (scrubAborted || members.lostReason() != null) {
@@ -255,24 +255,24 @@ final class SyncDaemon {
                 long next = Math.min(level.nextResync(pos), total);
                 if (next > pos) {
                     pos = next;
-                    level.resyncPoint(pos);
+                    level.syncedTo(pos);
                     progressed(action, pos, total, null, 0);
                     continue;
                 }
             }
-            long len = action == SyncAction.RESYNC ? level.resyncWindowAt(pos) : level.syncWindowAt(pos);
-            mismatches.addAndGet(level.syncWindow(pos, len, action != SyncAction.CHECK, bufs));
+            long len = action == SyncAction.RESYNC ? level.resyncWindowAt(pos) : level.scrubWindowAt(pos);
+            mismatches.addAndGet(level.scrub(pos, len, action != SyncAction.CHECK, bufs));
             if (action != SyncAction.CHECK) {
                 level.windowSynced(pos, len);
             }
             pos += len;
             if (action == SyncAction.RESYNC) {
-                level.resyncPoint(pos);
+                level.syncedTo(pos);
             }
             progressed(action, pos, total, null, len);
         }
         if (pos >= total && action == SyncAction.RESYNC) {
-            level.resyncPoint(Long.MAX_VALUE);
+            level.syncedTo(Long.MAX_VALUE);
             changed.run();
         }
     }
@@ -320,7 +320,9 @@ final class SyncDaemon {
             markDone[lastMark] = pos;
         }
         int oldest = (lastMark + 1) % MARKS;
-        long dt = Math.max(1, now - markTime[oldest]);
+        // at least a second, as md's status_resync counts it: the first windows after a start
+        // would otherwise divide by microseconds and report a speed no disk has
+        long dt = Math.max(MARK_STEP, now - markTime[oldest]);
         long speed = (long) ((pos - markDone[oldest]) / 1024.0 / (dt / 1e9));
         long eta = speed > 0 ? (total - pos) / 1024 / speed : -1;
         status = new SyncStatus(action, false, pos, total, speed, eta, target == null ? null : target.name());

@@ -16,13 +16,16 @@ import java.util.Locale;
  * @param speedMinBytes resync/recovery floor in bytes per second (md's speed_limit_min)
  * @param speedMaxBytes resync/recovery ceiling in bytes per second (md's speed_limit_max)
  * @param assumeClean skip the initial resync (mdadm's {@code --assume-clean}): the members already agree
- * @param metadata {@code 1.2} (default) or {@code none}
- * @param bitmap {@code internal} or {@code none}; null for the default (internal for raid1 and raid10 with metadata)
+ * @param metadata {@code 1.2} (default; {@code none} with a journal) or {@code none}
+ * @param bitmap {@code internal} or {@code none}; null for the default (internal for redundant levels with metadata)
  * @param bitmapChunkBytes the bitmap's chunk; null for the default
+ * @param stripeCacheSize raid4/5/6: the stripe cache's size in stripe heads (md's stripe_cache_size)
+ * @param journal raid4/5/6: a device for the write journal (mdadm's {@code --write-journal}), or null
  */
 public record ArrayCreate(String name, String level, List<String> members, List<String> spares, Long chunkBytes,
                           String layout, String flushStrategy, String barrierStrategy, Long speedMinBytes,
-                          Long speedMaxBytes, boolean assumeClean, String metadata, String bitmap, Long bitmapChunkBytes) {
+                          Long speedMaxBytes, boolean assumeClean, String metadata, String bitmap, Long bitmapChunkBytes,
+                          Integer stripeCacheSize, String journal) {
 
     public ArrayCreate {
         members = members == null ? List.of() : List.copyOf(members);
@@ -30,15 +33,22 @@ public record ArrayCreate(String name, String level, List<String> members, List<
     }
 
     /**
-     * The metadata of a new array: {@code 1.2} unless asked for {@code none}; an internal bitmap
-     * for redundant levels with metadata unless asked for none. Errors name the field.
+     * The metadata of a new array: {@code 1.2} unless asked for {@code none} or given a write
+     * journal; an internal bitmap for redundant levels with metadata unless asked for none. A
+     * journal goes with metadata none (md records the journal device in its superblocks, which
+     * Blockwork does not write, and md refuses a bitmap beside a journal). Errors name the field.
      */
     MetadataSpec metadataSpec(MdLevel level) {
         MetadataSpec.Format format;
         try {
-            format = metadata == null ? MetadataSpec.Format.V1_2 : MetadataSpec.Format.parse(metadata);
+            format = metadata == null ? (journal == null ? MetadataSpec.Format.V1_2 : MetadataSpec.Format.NONE)
+                    : MetadataSpec.Format.parse(metadata);
         } catch (IllegalArgumentException e) {
             throw ProblemException.invalid("metadata", e.getMessage());
+        }
+        if (journal != null && format != MetadataSpec.Format.NONE) {
+            throw ProblemException.invalid("journal", "a write journal goes with metadata none: md records the journal"
+                    + " device in its superblocks, which Blockwork does not write yet (leave metadata out, or no journal)");
         }
         String kind = bitmap == null ? (format == MetadataSpec.Format.V1_2 && level.redundant() ? "internal" : "none")
                 : bitmap.trim().toLowerCase(Locale.ROOT);

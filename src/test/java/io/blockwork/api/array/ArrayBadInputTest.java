@@ -201,7 +201,7 @@ class ArrayBadInputTest {
 
     @Test
     void unknownLevel() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid5\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]}",
+        create("{\"name\":\"bi-new\",\"level\":\"raid7\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]}",
                 400, "validation-failed", "level");
     }
 
@@ -407,6 +407,37 @@ class ArrayBadInputTest {
         mvc.perform(assemble("{\"name\":\"bad name\",\"devices\":[\"bi-c0\"]}")).andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("name"));
         assertNothingChangedButReads();
+    }
+
+    @Test
+    void assembleBodiesThatAreNotWhatTheSchemaSays() throws Exception {
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\",")).andExpect(problem(400, "malformed-json"));
+        mvc.perform(assemble("{\"devices\":\"bi-c0\"}")).andExpect(problem(400, "malformed-json"));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"force\":true}")).andExpect(problem(400, "malformed-json"))
+                .andExpect(jsonPath("$.detail").value(containsString("force")));
+        mvc.perform(assemble("{}")).andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("devices"));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"strategies\":{\"flush\":\"sometimes\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("strategies.flush"));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"speedLimits\":{\"min\":\"2MiB\",\"max\":\"1MiB\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("speedLimits"));
+        mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/v1/arrays/assemble")
+                        .with(viewer()).contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                        .content("{\"devices\":[\"bi-c0\"]}"))
+                .andExpect(problem(403, "forbidden"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void parityChoicesThatDoNotFitTheMetadata() throws Exception {
+        String three = "\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]";
+        // md refuses a bitmap beside a journal, and the journal device is not in Blockwork's superblocks
+        create("{\"name\":\"bi-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"bi-c3\",\"metadata\":\"1.2\"}",
+                400, "validation-failed", "journal");
+        create("{\"name\":\"bi-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"bi-c3\",\"bitmap\":\"internal\"}",
+                400, "validation-failed", "bitmap");
+        create("{\"name\":\"bi-new\",\"level\":\"raid6\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\",\"bi-c3\"],"
+                + "\"bitmapChunk\":\"12KiB\"}", 400, "validation-failed", "bitmapChunk");
+        assertNothingChanged();
     }
 
     @Test

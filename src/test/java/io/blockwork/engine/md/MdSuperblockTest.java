@@ -21,12 +21,14 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Superblocks and the bitmap across crashes, on memory disks that outlive the array: a crash is
  * {@link MdArray#kill} (nothing more written, as a process kill leaves the members), and the array
  * is assembled again from the same disks by their superblocks alone.
  */
+@Tag("unit")
 class MdSuperblockTest {
 
     private static final long MIB = 1L << 20;

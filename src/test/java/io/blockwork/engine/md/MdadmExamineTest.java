@@ -17,12 +17,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Debian's mdadm reads the superblocks Blockwork writes: {@code mdadm --examine} on member file
  * images of a raid1 and a raid10 prints the right level, layout, chunk, uuid, role and event
  * count, and finds the checksum correct; {@code mdadm --examine-bitmap} reads the bitmap.
  */
+@Tag("real-client")
 class MdadmExamineTest {
 
     private static final long MIB = 1 << 20;
@@ -59,6 +61,17 @@ class MdadmExamineTest {
         return a;
     }
 
+    /** mdadm --examine-bitmap reads a regular file as an external bitmap: the internal one's area as a file. */
+    private Path bitmapArea(String image) {
+        try {
+            Path area = dir.resolve(image + ".bitmap");
+            Files.write(area, Arrays.copyOfRange(Files.readAllBytes(dir.resolve(image + ".img")), 16 * 512, 16 * 512 + 4096));
+            return area;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void mdadmExaminesARaid1Member() throws Exception {
         MdArray a = create(MdArraySpec.of("bwr1", MdLevel.RAID1), files("r1-", 2, 64 * MIB));
@@ -77,10 +90,7 @@ class MdadmExamineTest {
             assertThat(e.get("Array State")).startsWith("AA ");
             assertThat(e.get("Checksum")).matches("[0-9a-f]+ - correct");
         }
-        // mdadm --examine-bitmap reads a regular file as an external bitmap: give it the internal one's area
-        Path area = dir.resolve("r1-0.bitmap");
-        Files.write(area, Arrays.copyOfRange(Files.readAllBytes(dir.resolve("r1-0.img")), 16 * 512, 16 * 512 + 4096));
-        Map<String, String> x = Mdadm.examine(area, "--examine-bitmap");
+        Map<String, String> x = Mdadm.examine(bitmapArea("r1-0"), "--examine-bitmap");
         assertThat(x).containsEntry("Magic", "6d746962").containsEntry("Version", "4").containsEntry("UUID", uuid)
                 .containsEntry("Events", Long.toString(events)).containsEntry("State", "OK");
         assertThat(x.get("Bitmap")).contains("bits (chunks)", "0 dirty");
@@ -102,5 +112,37 @@ class MdadmExamineTest {
             assertThat(e.get("Checksum")).matches("[0-9a-f]+ - correct");
             assertThat(e.get("Array Size")).startsWith(a.sizeBytes() / 1024 + " KiB");
         }
+    }
+
+    /** Parity levels: md's level number, algorithm and chunk, so mdadm names the layout. */
+    @Test
+    void mdadmExaminesRaid5AndRaid6Members() {
+        MdArray r5 = create(MdArraySpec.of("bwr5", MdLevel.RAID5).withChunk(64 * 1024)
+                .withParity(ParitySpec.defaults(MdLevel.RAID5).withLayout(ParityLayout.LEFT_ASYMMETRIC)), files("r5-", 4, 32 * MIB));
+        MdArray r6 = create(MdArraySpec.of("bwr6", MdLevel.RAID6).withChunk(128 * 1024), files("r6-", 5, 32 * MIB));
+        r5.stop();
+        r6.stop();
+        for (int i = 0; i < 4; i++) {
+            Map<String, String> e = Mdadm.examine(dir.resolve("r5-" + i + ".img"));
+            assertThat(e).containsEntry("Raid Level", "raid5").containsEntry("Raid Devices", "4")
+                    .containsEntry("Layout", "left-asymmetric").containsEntry("Chunk Size", "64K")
+                    .containsEntry("Array UUID", r5.spec().metadata().uuid().toString())
+                    .containsEntry("Device Role", "Active device " + i).containsEntry("State", "clean")
+                    .containsEntry("Events", Long.toString(r5.metadata().events()));
+            assertThat(e.get("Checksum")).matches("[0-9a-f]+ - correct");
+            assertThat(e.get("Array Size")).startsWith(r5.sizeBytes() / 1024 + " KiB");
+            assertThat(e.get("Internal Bitmap")).isEqualTo("8 sectors from superblock");
+        }
+        for (int i = 0; i < 5; i++) {
+            Map<String, String> e = Mdadm.examine(dir.resolve("r6-" + i + ".img"));
+            assertThat(e).containsEntry("Raid Level", "raid6").containsEntry("Raid Devices", "5")
+                    .containsEntry("Layout", "left-symmetric").containsEntry("Chunk Size", "128K")
+                    .containsEntry("Device Role", "Active device " + i);
+            assertThat(e.get("Checksum")).matches("[0-9a-f]+ - correct");
+            assertThat(e.get("Array Size")).startsWith(r6.sizeBytes() / 1024 + " KiB");
+        }
+        // the bitmap covers each member's used bytes, as md's raid5 bitmap does (sync_size = the device size)
+        Map<String, String> x = Mdadm.examine(bitmapArea("r5-0"), "--examine-bitmap");
+        assertThat(x.get("Sync Size")).startsWith(r5.detail().usedDevSizeBytes() / 1024 + " ");
     }
 }

@@ -33,7 +33,7 @@ import java.util.function.LongSupplier;
  * it covers. A write that finds its bits set and durable costs one lock and no I/O. Cleared bits
  * ride on the same write-outs, with PREFLUSH so the data they stood for is durable first.
  *
- * <p>Why one class of this size: the counters, the on-disk image, the generations and the write-out
+ * <p>Size note: over 400 lines because the counters, the on-disk image, the generations and the write-out
  * queue change together under one lock; split, each would need the others' invariants.
  *
  * <p>Locking: {@link #lock} guards the counters, the on-disk image, the dirty pages, the

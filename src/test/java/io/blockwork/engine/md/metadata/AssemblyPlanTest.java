@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.blockwork.engine.md.metadata.AssemblyPlan.Kind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** md's and mdadm's assembly rules on superblocks alone. */
+@Tag("unit")
 class AssemblyPlanTest {
 
     private static final MdUuid ARRAY = MdUuid.parse("11111111:22222222:33333333:44444444");

@@ -3,8 +3,10 @@ package io.blockwork.engine.md.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** mdadm 4.x's placement rules (super1.c), by worked examples. */
+@Tag("unit")
 class MemberLayoutTest {
 
     private static final long GIB_SECTORS = 2L * 1024 * 1024;

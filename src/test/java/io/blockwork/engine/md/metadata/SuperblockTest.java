@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** The v1.2 superblock's layout, checksum and the refusals of a torn or foreign one. */
+@Tag("unit")
 class SuperblockTest {
 
     static Superblock sample(long events, int devNumber, List<Integer> roles) {

@@ -12,12 +12,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The bitmap's promises: a write goes ahead only once its bit is on the members, writes share
  * write-outs, bits clear only after their chunk was idle for two daemon passes (with
  * events_cleared recorded first), chunks a write did not finish on every copy stay until synced.
  */
+@Tag("unit")
 class WriteIntentBitmapTest {
 
     private static final int CHUNK = 65536;
