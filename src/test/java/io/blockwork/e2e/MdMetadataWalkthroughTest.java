@@ -23,8 +23,8 @@ class MdMetadataWalkthroughTest {
 
     @Test
     void theGuidesWalkthroughRunsAsWritten() throws Exception {
-        String script = ReadmeScript.block(Path.of("docs", "guide", "md-metadata.md"), "## Walkthrough");
-        assertThat(script).contains("/examine", "/re-add", "/arrays/assemble");
+        String script = ReadmeScript.block(Path.of("docs", "guide", "md-metadata.md"), "<!-- walkthrough: md metadata");
+        assertThat(script).contains("/examine", "/re-add", "arrays/assemble");
         for (String tool : new String[] {"bash", "curl", "head", "cmp", "grep"}) {
             ExternalTool.require(tool);
         }
@@ -35,6 +35,7 @@ class MdMetadataWalkthroughTest {
             assertThat(output).contains("\"device\":\"w2\",\"found\":true,\"usable\":true",
                     "\"raidLevel\":\"raid1\"", "\"deviceRole\":\"Active device 1\"", "\"checksumCorrect\":true",
                     "\"recoveredBytes\":2097152", "\"outcome\":\"in_sync\"", "assembled with its data");
+            assertThat(api.get("/api/v1/devices").body()).as("the walkthrough leaves nothing behind").isEqualTo("[]");
         }
     }
 }

@@ -138,7 +138,7 @@ class ParityRestartTest {
             assertThat(api.put("/api/v1/devices/r5b/data?offset=" + 5 * row, last).statusCode()).isEqualTo(204);
             Map<String, Object> r5b = array(api, "r5b");
             assertThat(((Number) Json.at(r5b, "bitmap", "dirtyChunks")).intValue()).isEqualTo(1);
-            dataOffset = ((Number) Json.at(r5b, "metadata", "dataOffsetBytes")).longValue();
+            dataOffset = ((Number) r5b.get("dataOffsetBytes")).longValue();
             running.kill();
         }
         // left-symmetric on 4 members: row r's parity is on member 3 - r % 4

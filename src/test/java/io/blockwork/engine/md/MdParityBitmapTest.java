@@ -1,24 +1,23 @@
 package io.blockwork.engine.md;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.blockwork.engine.md.SurvivingMembers.pattern;
+import static io.blockwork.engine.md.SurvivingMembers.read;
+import static io.blockwork.engine.md.SurvivingMembers.write;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.SyncIo;
-import io.blockwork.engine.disk.Disk;
-import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.engine.md.metadata.Superblock;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,24 +36,20 @@ class MdParityBitmapTest {
     private static final int CHUNK = 64 * 1024;
     private static final Duration LONG = Duration.ofSeconds(60);
 
-    private final Map<String, BlockDevice> devices = new HashMap<>();
-    private final MdArrays arrays = new MdArrays(devices::get);
-    private final List<MdArray> live = new ArrayList<>();
+    private final SurvivingMembers members = new SurvivingMembers();
+    private final Map<String, BlockDevice> devices = members.devices;
 
     @AfterEach
     void stop() {
-        live.forEach(MdArray::stop);
+        members.close();
     }
 
-    private MdArray parity(String name, MdLevel level, boolean bitmap, String... members) {
-        for (String m : members) {
-            devices.put(m, Disk.memory(m, 16 * MIB, DiskConfig.DEFAULT));
+    private MdArray parity(String name, MdLevel level, boolean bitmap, String... names) {
+        for (String m : names) {
+            members.disk(m, 16 * MIB);
         }
-        MdArraySpec spec = MdArraySpec.of(name, level).withChunk(CHUNK).withSpeed(SpeedLimits.UNLIMITED).withAssumeClean(true)
-                .withMetadata(MetadataSpec.v12(bitmap ? new MetadataSpec.Bitmap(CHUNK, 1) : null));
-        MdArray a = arrays.create(spec, List.of(members));
-        live.add(a);
-        return a;
+        return members.create(MdArraySpec.of(name, level).withChunk(CHUNK).withSpeed(SpeedLimits.UNLIMITED).withAssumeClean(true)
+                .withMetadata(MetadataSpec.v12(bitmap ? new MetadataSpec.Bitmap(CHUNK, 1) : null)), List.of(names));
     }
 
     private static ParityGeometry geo(MdArray a) {
@@ -62,27 +57,7 @@ class MdParityBitmapTest {
     }
 
     private MdAssembly.Result crashAndAssemble(MdArray a, String... present) {
-        a.kill();
-        arrays.stop(a.name());
-        MdAssembly.Result r = arrays.assemble(a.spec(), a.detail().raidDevices(), List.of(present));
-        live.add(r.array());
-        return r;
-    }
-
-    private static byte[] pattern(int seed, int bytes) {
-        byte[] b = new byte[bytes];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
-    private static void write(BlockDevice d, long offset, byte[] data) {
-        SyncIo.write(d, offset, MemorySegment.ofArray(data));
-    }
-
-    private static byte[] read(BlockDevice d, long offset, int length) {
-        byte[] b = new byte[length];
-        SyncIo.read(d, offset, MemorySegment.ofArray(b));
-        return b;
+        return members.crashAndAssemble(a, present);
     }
 
     private static void settled(MdArray a) {
@@ -120,8 +95,10 @@ class MdParityBitmapTest {
         tearParity(a, 5, 1);
         tearParity(a, 40, 0);
 
+        assertThat(Examination.of(devices.get("d3")).dirtyBits()).as("the row's member chunk, durable before the write")
+                .isEqualTo(1);
+
         MdArray again = crashAndAssemble(a, "d0", "d1", "d2", "d3").array();
-        assertThat(again.detail().metadata().bitmap().neededChunks()).isEqualTo(1);
         settled(again);
         assertThat(again.detail().lastSyncAction()).isEqualTo(SyncAction.RESYNC);
         assertThat(again.detail().mismatchSectors()).as("the dirty row's torn parity page").isEqualTo(8);

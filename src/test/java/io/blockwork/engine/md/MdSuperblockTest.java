@@ -1,24 +1,21 @@
 package io.blockwork.engine.md;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.blockwork.engine.md.SurvivingMembers.pattern;
+import static io.blockwork.engine.md.SurvivingMembers.read;
+import static io.blockwork.engine.md.SurvivingMembers.write;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
-import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.engine.md.metadata.Superblock;
-import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
@@ -35,56 +32,30 @@ class MdSuperblockTest {
     private static final int CHUNK = 64 * 1024;
     private static final Duration LONG = Duration.ofSeconds(60);
 
-    private final Map<String, BlockDevice> devices = new HashMap<>();
-    private final MdArrays arrays = new MdArrays(devices::get);
-    private final List<MdArray> live = new ArrayList<>();
+    private final SurvivingMembers members = new SurvivingMembers();
+    private final Map<String, BlockDevice> devices = members.devices;
+    private final MdArrays arrays = members.arrays;
 
     @AfterEach
     void stop() {
-        live.forEach(MdArray::stop);
+        members.close();
     }
 
     private Disk disk(String name, long bytes) {
-        Disk d = Disk.memory(name, bytes, DiskConfig.DEFAULT);
-        devices.put(name, d);
-        return d;
+        return members.disk(name, bytes);
     }
 
-    private MdArray raid1(String name, long diskBytes, String... members) {
-        for (String m : members) {
+    private MdArray raid1(String name, long diskBytes, String... names) {
+        for (String m : names) {
             disk(m, diskBytes);
         }
         MdArraySpec spec = MdArraySpec.of(name, MdLevel.RAID1).withSpeed(SpeedLimits.UNLIMITED).withAssumeClean(true)
                 .withMetadata(MetadataSpec.v12(new MetadataSpec.Bitmap(CHUNK, 1)));
-        MdArray a = arrays.create(spec, List.of(members));
-        live.add(a);
-        return a;
+        return members.create(spec, List.of(names));
     }
 
-    /** Crash, then assemble again from the same devices by superblocks. */
-    private MdAssembly.Result crashAndAssemble(MdArray a, String... members) {
-        a.kill();
-        arrays.stop(a.name());
-        MdAssembly.Result r = arrays.assemble(a.spec(), members.length == 0 ? a.detail().raidDevices() : 0,
-                members.length == 0 ? a.detail().members().stream().map(MdDetail.MemberDetail::device).toList() : List.of(members));
-        live.add(r.array());
-        return r;
-    }
-
-    private static byte[] pattern(int seed, int bytes) {
-        byte[] b = new byte[bytes];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
-    private static void write(BlockDevice d, long offset, byte[] data) {
-        SyncIo.write(d, offset, MemorySegment.ofArray(data));
-    }
-
-    private static byte[] read(BlockDevice d, long offset, int length) {
-        byte[] b = new byte[length];
-        SyncIo.read(d, offset, MemorySegment.ofArray(b));
-        return b;
+    private MdAssembly.Result crashAndAssemble(MdArray a, String... names) {
+        return members.crashAndAssemble(a, names);
     }
 
     private static void settled(MdArray a) {
@@ -173,8 +144,7 @@ class MdSuperblockTest {
         arrays.stop(a.name());
         Superblock sb = Examination.of(devices.get("k0")).sb();
         assertThat(sb.clean()).isTrue();
-        MdAssembly.Result r = arrays.assemble(a.spec(), 2, List.of("k0", "k1"));
-        live.add(r.array());
+        MdAssembly.Result r = members.assemble(a.spec(), 2, List.of("k0", "k1"));
         assertThat(r.array().detail().metadata().bitmap().neededChunks()).isZero();
         assertThat(r.array().detail().metadata().events()).isGreaterThan(sb.events());
         assertThat(read(r.array(), 0, 4096)).isEqualTo(pattern(8, 4096));
@@ -223,7 +193,7 @@ class MdSuperblockTest {
         for (String m : List.of("t0", "t1", "t2")) {
             disk(m, 16 * MIB);
         }
-        MdArray a = arrays.create(MdArraySpec.of("sb-torn", MdLevel.RAID1).withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED)
+        MdArray a = members.create(MdArraySpec.of("sb-torn", MdLevel.RAID1).withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED)
                 .withMetadata(MetadataSpec.v12(null)), List.of("t0", "t1", "t2"));
         byte[] data = pattern(12, 4096);
         write(a, MIB, data);
@@ -233,8 +203,7 @@ class MdSuperblockTest {
         block[210] ^= 0x10;
         write(devices.get("t2"), 4096, block);
 
-        MdAssembly.Result r = arrays.assemble(a.spec(), 3, List.of("t0", "t1", "t2"));
-        live.add(r.array());
+        MdAssembly.Result r = members.assemble(a.spec(), 3, List.of("t0", "t1", "t2"));
         assertThat(outcome(r, "t2")).isEqualTo("refused");
         assertThat(r.devices().get(2).reason()).contains("checksum", "torn or corrupt");
         assertThat(r.array().detail().activeDevices()).isEqualTo(2);
