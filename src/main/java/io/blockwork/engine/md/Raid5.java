@@ -465,9 +465,9 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     public void windowSynced(long offset, long len) {
         WriteIntentBitmap bitmap = metadata.bitmap();
         if (bitmap != null && members.degraded() == 0) {
-            long end = syncOffsetOf(offset) + geo.chunkBytes();
-            long start = Math.min(syncOffsetOf(offset) / bitmap.chunkBytes() * bitmap.chunkBytes(), syncOffsetOf(offset));
-            bitmap.synced(start, end - start);
+            long rowStart = syncOffsetOf(offset);
+            long chunkStart = rowStart / bitmap.chunkBytes() * bitmap.chunkBytes();
+            bitmap.synced(chunkStart, rowStart + geo.chunkBytes() - chunkStart);
         }
     }
 
