@@ -2,6 +2,7 @@ package io.blockwork.engine.md;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.event.EngineListener;
 import io.blockwork.engine.md.metadata.AssemblyPlan;
 import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.MetadataException;
@@ -21,13 +22,20 @@ import java.util.function.Function;
 public final class MdArrays {
 
     private final Function<String, BlockDevice> devices;
+    private final EngineListener listener;
     /** In creation order. */
     @GuardedBy("this")
     private final Map<String, MdArray> arrays = new LinkedHashMap<>();
 
     /** @param devices the block device of a name, or null if there is none */
     public MdArrays(Function<String, BlockDevice> devices) {
+        this(devices, EngineListener.NONE);
+    }
+
+    /** @param listener told what happens to every array created or assembled here ({@link MdArray#listen}) */
+    public MdArrays(Function<String, BlockDevice> devices, EngineListener listener) {
         this.devices = devices;
+        this.listener = listener;
     }
 
     /** {@code mdadm --create} with members by name, in slot order. */
@@ -43,7 +51,7 @@ public final class MdArrays {
             resolved.add(resolve("members[" + i + "]", members.get(i)));
         }
         BlockDevice j = journal == null ? null : resolve("journal", journal);
-        MdArray array = MdArray.create(spec, resolved, j);
+        MdArray array = MdArray.create(spec, resolved, j, listener);
         arrays.put(spec.name(), array);
         return array;
     }
@@ -87,7 +95,7 @@ public final class MdArrays {
             }
             refuseBusy("journal", j);
         }
-        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes, j);
+        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes, j, listener);
         arrays.put(spec.name(), array);
         return array;
     }
@@ -109,7 +117,7 @@ public final class MdArrays {
             throw new MdArgumentException("devices", e.getMessage());
         }
         if (plan.freshest() == null) {
-            return MdAssembly.build(null, 0, devices, exams, plan);
+            return MdAssembly.build(null, 0, devices, exams, plan, listener);
         }
         String arrayName = name != null ? name : plan.freshest().shortName();
         MdArraySpec spec;
@@ -120,7 +128,7 @@ public final class MdArrays {
                     + (name == null ? " (the name comes from the superblocks; give one)" : ""));
         }
         refuseName(spec.name());
-        MdAssembly.Result result = MdAssembly.build(spec, 0, devices, exams, plan);
+        MdAssembly.Result result = MdAssembly.build(spec, 0, devices, exams, plan, listener);
         arrays.put(spec.name(), result.array());
         return result;
     }
@@ -141,7 +149,8 @@ public final class MdArrays {
             }
         }
         List<Examination> exams = found.stream().map(Examination::of).toList();
-        MdAssembly.Result result = MdAssembly.build(spec, width, found, exams, AssemblyPlan.of(exams, spec.metadata().uuid()));
+        MdAssembly.Result result = MdAssembly.build(spec, width, found, exams, AssemblyPlan.of(exams, spec.metadata().uuid()),
+                listener);
         arrays.put(spec.name(), result.array());
         return result;
     }

@@ -1,6 +1,7 @@
 package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.event.EngineListener;
 import io.blockwork.engine.md.metadata.AssemblyPlan;
 import io.blockwork.engine.md.metadata.BitmapSuperblock;
 import io.blockwork.engine.md.metadata.Examination;
@@ -65,12 +66,13 @@ public final class MdAssembly {
     /**
      * Builds the array {@code plan} describes from {@code devices} (in the order they were examined)
      * as {@code spec}, which must match the freshest superblock. The array is started unless it is
-     * inactive; the caller registers it.
+     * inactive; the caller registers it. {@code listener} is told what happens to it from the start
+     * (the re-adds of stale members included).
      *
      * @throws MdStateException when the superblocks contradict {@code spec}, or no device is usable
      */
     static Result build(MdArraySpec spec, int expectedWidth, List<BlockDevice> devices, List<Examination> exams,
-                        AssemblyPlan plan) {
+                        AssemblyPlan plan, EngineListener listener) {
         Superblock fresh = plan.freshest();
         if (fresh == null) {
             throw new MdStateException("devices", "no device has a usable md superblock" + refusals(exams, plan));
@@ -144,6 +146,7 @@ public final class MdAssembly {
         MdArray array = new MdArray(spec, members, fresh.size() << 9, resyncFrom == Long.MAX_VALUE,
                 new MemberSuperblocks.Setup(fresh.name(), fresh.ctime(), first.dataOffset(), fresh.events(), clean, bitmap,
                         bits, neededFrom, fresh.maxDev()), null, false);
+        array.listen(listener);
         if (array.personality().usedMemberBytes() != fresh.size() << 9) {
             throw new MdStateException("devices", "the members give " + array.personality().usedMemberBytes()
                     + " bytes of each member, but the superblocks record " + (fresh.size() << 9));

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -28,6 +29,8 @@ import java.util.function.Predicate;
  * that says it is not yet recorded in the superblocks ({@link ArrayMetadata} holds writes until it is).
  */
 final class MemberSet {
+
+    static final String FAILED_BY_REQUEST = "failed by request";
 
     /** Where a device joining the array keeps its data, and the uuid its superblock will carry. */
     record Placement(long dataOffset, MdUuid uuid) {
@@ -62,8 +65,8 @@ final class MemberSet {
     /** Non-null once some data has no readable copy left: the array is inactive for good. */
     private volatile String lostReason;
     private Predicate<Table> survives = t -> true;
-    /** Told after a member fails, outside the lock (the array wakes its daemon). */
-    private volatile Runnable onFailure = () -> {};
+    /** Told after a member fails on an I/O error, outside the lock (the array wakes its daemon). */
+    private volatile Consumer<Member> onFailure = m -> {};
     /** Told after any change, outside the lock (the array's superblocks record it). */
     private volatile Runnable onChange = () -> {};
     /** Where joining devices are placed. */
@@ -108,7 +111,7 @@ final class MemberSet {
         }
     }
 
-    void onFailure(Runnable listener) {
+    void onFailure(Consumer<Member> listener) {
         this.onFailure = listener;
     }
 
@@ -166,18 +169,21 @@ final class MemberSet {
             }
         }
         if (changed) {
-            onFailure.run();
+            onFailure.accept(m);
             onChange.run();
         }
         return lostReason == null;
     }
 
-    /** mdadm --fail: refused if it would leave some data without an in-sync copy. */
-    void fail(String name) {
+    /**
+     * mdadm --fail: refused if it would leave some data without an in-sync copy. Returns false if
+     * the member was faulty already.
+     */
+    boolean fail(String name) {
         synchronized (lock) {
             Member m = find(name);
             if (m.state() == MemberState.FAULTY) {
-                return;
+                return false;
             }
             if (!level.redundant()) {
                 throw new MdStateException("member", level.label() + " has no redundancy; failing " + name + " would stop the array");
@@ -188,10 +194,11 @@ final class MemberSet {
             }
             changing(true);
             takeOut(m);
-            m.faulty("failed by request");
+            m.faulty(FAILED_BY_REQUEST);
             faulty.add(m);
         }
         onChange.run();
+        return true;
     }
 
     /** mdadm --remove: only spares and failed members may leave. */
