@@ -38,4 +38,27 @@ sealed interface Personality permits Linear, Raid0, Mirrored, Raid5 {
 
     /** The level-specific middle of the /proc/mdstat status line, e.g. {@code " 512K chunks 2 near-copies"}. */
     String mdstatGeometry();
+
+    /**
+     * The range the write-intent bitmap covers, in bytes (md's resync_max_sectors): the array for
+     * raid1 and raid10, each member's used bytes for raid4/5/6.
+     */
+    default long syncBytes() {
+        return sizeBytes();
+    }
+
+    /** The superblock's {@code layout}: raid10's (raid5/6's) code, 0 for levels without one. */
+    default int layoutCode() {
+        return 0;
+    }
+
+    /**
+     * The superblock's {@code data_size} for {@code m}: what of the member may hold data. mdadm
+     * writes all the device holds past the data offset; levels that use less of each member than
+     * md would compute from that (raid0's single zone, linear's rounding) record what they use,
+     * so that md assembles the same layout.
+     */
+    default long recordedDataBytes(Member m) {
+        return m.dataBytes();
+    }
 }

@@ -759,7 +759,7 @@ final class StripeHead {
             forRuns(need[d], (off, len) -> {
                 inFlight++;
                 MemberIo io = new MemberIo(this, m, disk, runMask(off, len));
-                Bio b = Bio.of(BioOp.READ, addr + off, len, BioFlags.NONE, page.asSlice(off, len), io);
+                Bio b = Bio.of(BioOp.READ, m.dataOffset() + addr + off, len, BioFlags.NONE, page.asSlice(off, len), io);
                 out.add(() -> m.device().submit(b));
             });
         }
@@ -796,7 +796,7 @@ final class StripeHead {
                 forRuns(mask[d], (off, len) -> {
                     inFlight++;
                     MemberIo io = new MemberIo(this, m, disk, 0);
-                    Bio b = Bio.of(BioOp.WRITE, addr + off, len, flags, page.asSlice(base + off, len), io);
+                    Bio b = Bio.of(BioOp.WRITE, m.dataOffset() + addr + off, len, flags, page.asSlice(base + off, len), io);
                     submits.add(() -> m.device().submit(b));
                 });
             }
@@ -836,9 +836,9 @@ final class StripeHead {
         return d == pd || d == qd;
     }
 
-    /** True if the head lies at or above the resync point: its parity may never have been computed. */
+    /** True if the head's parity may never have been computed ({@link Raid5#unsyncedRow}). */
     private boolean unsynced() {
-        return row * level.geo.rowBytes() >= level.syncedTo();
+        return level.unsyncedRow(row);
     }
 
     private MemorySegment page(int d) {
