@@ -63,7 +63,8 @@ final class MirrorBenchmark {
         devices.forEach(d -> prefill(d.device()));
         Table t = new Table("mirror (seed 003): 8K FUA randwrite, iodepth 1, 2 legs on writeback memory disks ("
                 + WRITE_US + " us write, " + FLUSH_US + " us flush)",
-                "device", "dispatch", "writers", "IOPS", "mean us", "p99 us", "mean vs md raid1", "timer unplugs/write");
+                "device", "dispatch", "writers", "IOPS", "mean us", "p99 us", "p99.9 us", "mean vs md raid1",
+                "timer unplugs/write");
         for (int writers : new int[] {1, 2, 4}) {
             WorkloadResult[] best = new WorkloadResult[devices.size()];
             long[] unplugs = new long[devices.size()];
@@ -85,7 +86,8 @@ final class MirrorBenchmark {
                 Device d = devices.get(i);
                 WorkloadResult r = best[i];
                 t.row(d.label(), d.dispatch(), writers, r.write().iops(), r.write().latency().meanNanos() / 1000.0,
-                        r.write().latency().p99Nanos() / 1000.0, r.write().latency().meanNanos() / md,
+                        r.write().latency().p99Nanos() / 1000.0, r.write().latency().p999Nanos() / 1000.0,
+                        r.write().latency().meanNanos() / md,
                         d.mirror() == null ? "" : String.format("%.2f", (double) unplugs[i] / Math.max(1, r.write().ios())));
             }
         }
