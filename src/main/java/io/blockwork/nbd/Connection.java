@@ -111,6 +111,7 @@ final class Connection {
             allocationContext = r.allocationContext();
             writer = new ReplyWriter(this, channel, r.structuredReplies());
             export = r.export();
+            server.attached(this);
             Thread.ofPlatform().daemon().name("nbd-writer-" + id).start(writer);
             transmit();
         } catch (ProtocolViolation e) {

@@ -4,6 +4,7 @@ import io.blockwork.BlockworkProperties;
 import io.blockwork.nbd.ExportTable;
 import io.blockwork.nbd.NbdClient;
 import io.blockwork.nbd.NbdServer;
+import io.blockwork.service.event.ExportClientEvents;
 import java.net.InetSocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ public class NbdServerLifecycle implements SmartLifecycle {
     /** The Unix-domain socket's server, or null when {@code blockwork.nbd.unix-socket} is unset. */
     private final NbdServer unixServer;
 
-    NbdServerLifecycle(BlockworkProperties properties) {
+    NbdServerLifecycle(BlockworkProperties properties, ExportClientEvents clients) {
         this.config = properties.nbd();
         InetSocketAddress address;
         try {
@@ -44,8 +45,12 @@ public class NbdServerLifecycle implements SmartLifecycle {
             throw new IllegalStateException("blockwork.nbd.port " + config.port() + " is not a TCP port", e);
         }
         this.server = new NbdServer(address, exports);
+        server.listener(clients);
         this.unixServer = config.unixSocket() == null ? null
                 : new NbdServer(UnixDomainSocketAddress.of(config.unixSocket().toAbsolutePath()), exports);
+        if (unixServer != null) {
+            unixServer.listener(clients);
+        }
     }
 
     @Override
