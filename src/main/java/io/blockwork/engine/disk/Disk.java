@@ -6,6 +6,7 @@ import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.CacheFlusher;
 import io.blockwork.engine.block.DeadlineScheduler;
 import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.IoTimer;
 import io.blockwork.engine.block.Plug;
@@ -259,6 +260,12 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         } else {
             run.run();
         }
+    }
+
+    /** The medium's answer: a disk keeps no cache apart from its medium's. */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        medium.allocation(offset, length, out);
     }
 
     /* ---- Management ---- */

@@ -70,6 +70,10 @@ public final class Table {
             return startBytes;
         }
 
+        long endBytes() {
+            return endBytes;
+        }
+
         /** Where a bio starting at device byte {@code offset} must end at the latest: the target's end or its next chunk boundary. */
         long pieceEnd(long offset) {
             if (chunkBytes == 0) {

@@ -2,6 +2,7 @@ package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 
 /**
  * md's linear personality: members one after another. Each member contributes its size rounded
@@ -77,6 +78,17 @@ final class Linear implements Personality {
             done += len;
         }
         bio.endio();
+    }
+
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        int i = memberAt(offset);
+        long end = offset + length;
+        for (long pos = offset; pos < end && !out.stopped(); i++) {
+            long len = Math.min(end, starts[i + 1]) - pos;
+            devices[i].allocation(pos - starts[i], len, out);
+            pos += len;
+        }
     }
 
     private int memberAt(long offset) {

@@ -2,7 +2,9 @@ package io.blockwork.engine.md;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.AbstractBlockDevice;
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeviceLimits;
@@ -294,6 +296,15 @@ public final class MdArray extends AbstractBlockDevice {
             flush.submit(bio);
         } else {
             personality.submit(bio);
+        }
+    }
+
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        if (members.lostReason() != null || stopReason != null) {
+            out.add(length, Allocation.DATA); // reads fail: nothing to promise
+        } else {
+            personality.allocation(offset, length, out);
         }
     }
 

@@ -4,12 +4,15 @@ import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.md.metadata.WriteIntentBitmap;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -194,6 +197,34 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
             new Read(this, bio, first).next();
         } else {
             write(bio);
+        }
+    }
+
+    /**
+     * Piece by piece (no piece crosses the level's boundary, so each copy is one contiguous member
+     * range), the union of what the readable copies hold: a read may be served by any of them, so
+     * the range is a hole only where every one has a hole. No readable copy: data (reads fail).
+     */
+    @Override
+    public final void allocation(long offset, long length, Extents out) {
+        MemberSet.Table t = members.table();
+        long boundary = boundaryBytes();
+        long end = offset + length;
+        List<Extents> answers = new ArrayList<>(copies());
+        for (long pos = offset; pos < end && !out.stopped(); ) {
+            long len = boundary == 0 ? end - pos : Math.min(end - pos, boundary - pos % boundary);
+            answers.clear();
+            for (int copy = 0, n = copies(); copy < n; copy++) {
+                long placed = place(pos, copy);
+                Member m = readable(t, slotOf(placed), addrOf(placed), len);
+                if (m != null) {
+                    Extents e = out.fresh();
+                    m.device().allocation(addrOf(placed), len, e);
+                    answers.add(e);
+                }
+            }
+            out.addUnion(answers, len);
+            pos += len;
         }
     }
 

@@ -1,6 +1,8 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.Extents;
 
 /**
  * What one md level adds to the array core (md's {@code md_personality}): where data goes, how big
@@ -22,6 +24,15 @@ sealed interface Personality permits Linear, Raid0, Mirrored, Raid5 {
 
     /** Starts a READ, WRITE, DISCARD or WRITE_ZEROES that fits the limits and carries no PREFLUSH. */
     void submit(Bio bio);
+
+    /**
+     * What {@code [offset, offset+length)} of an active array holds (see
+     * {@link io.blockwork.engine.block.BlockDevice#allocation}); levels that cannot tell exactly
+     * report data.
+     */
+    default void allocation(long offset, long length, Extents out) {
+        out.add(length, Allocation.DATA);
+    }
 
     /** True if every block is readable from the in-sync members of {@code table}. */
     boolean survives(MemberSet.Table table);

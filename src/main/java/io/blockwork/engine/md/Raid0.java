@@ -2,6 +2,7 @@ package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 
 /**
  * md's raid0 personality with a single zone: chunk {@code c} lives on member {@code c mod n} at
@@ -64,6 +65,21 @@ final class Raid0 implements Personality {
         int dev = (int) (c - row * n);
         devices[dev].submit(bio.remap(offsets[dev] + (row << chunkShift) + (bio.offset() & (chunk - 1))));
         bio.endio();
+    }
+
+    /** Chunk by chunk, each asked of the member {@link #submit} would send it to. */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        long end = offset + length;
+        int n = devices.length;
+        for (long pos = offset; pos < end && !out.stopped(); ) {
+            long c = pos >>> chunkShift;
+            long inChunk = pos & (chunk - 1);
+            long len = Math.min(end - pos, chunk - inChunk);
+            long row = c / n;
+            devices[(int) (c - row * n)].allocation((row << chunkShift) + inChunk, len, out);
+            pos += len;
+        }
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.Plug;
 import io.blockwork.engine.block.PlugTarget;
@@ -273,6 +275,33 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
             done += len;
         }
         bio.endio();
+    }
+
+    /**
+     * Follows {@link #read}: a chunk piece a healthy read takes straight from its data member is
+     * asked of that member (exactly what such a read returns); a piece that would be rebuilt from
+     * the others is data.
+     */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        long chunk = geo.chunkBytes();
+        MemberSet.Table t = members.table();
+        long end = offset + length;
+        for (long pos = offset; pos < end && !out.stopped(); ) {
+            long row = pos / rowBytes;
+            long inRow = pos - row * rowBytes;
+            int k = (int) (inRow / chunk);
+            long inChunk = inRow - k * chunk;
+            long len = Math.min(end - pos, chunk - inChunk);
+            long addr = row * chunk + inChunk;
+            Member m = reader(t, geo.dataDisk(row, k), addr, len);
+            if (m != null) {
+                m.device().allocation(addr, len, out);
+            } else {
+                out.add(len, Allocation.DATA);
+            }
+            pos += len;
+        }
     }
 
     /** A healthy read of one chunk piece; on error the member fails and the piece is rebuilt from the others. */
