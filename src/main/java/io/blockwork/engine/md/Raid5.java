@@ -39,10 +39,11 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     /** Largest stripe head: the validity masks are longs. */
     static final int MAX_STRIPE = 64 * BLOCK;
     /**
-     * Bytes of each member a head covers, at most (md's stripe_size, which Linux lets grow to
-     * 64 KiB). With chunks up to 64 KiB a row is one head, so a full-stripe write is one parity
-     * pass and one member write per member; 16 KiB heads cut the same row into four of each,
-     * and their bookkeeping cost a third of a full-stripe write's CPU time (see raid5.md).
+     * Bytes of each member a head covers, at most (md's stripe_size, which goes up to the page
+     * size: 64 KiB on 64 KiB-page machines). With chunks up to 64 KiB a row is one head, so a
+     * full-stripe write is one parity pass and one member write per member; 16 KiB heads cut the
+     * same row into four of each, and their bookkeeping was over a third of a full-stripe
+     * write's CPU samples (raid5.md).
      */
     static final int STRIPE = 64 * 1024;
     /**
