@@ -55,7 +55,19 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     static final int BLOCK = 4096;
     /** Largest stripe head: the validity masks are longs. */
     static final int MAX_STRIPE = 64 * BLOCK;
-    static final int DEFAULT_STRIPE = 16 * 1024;
+    /**
+     * Bytes of each member a head covers, at most (md's stripe_size, which goes up to the page
+     * size: 64 KiB on 64 KiB-page machines). With chunks up to 64 KiB a row is one head, so a
+     * full-stripe write is one parity pass and one member write per member; 16 KiB heads cut the
+     * same row into four of each, and their bookkeeping was over a third of a full-stripe
+     * write's CPU samples (raid5.md).
+     */
+    static final int STRIPE = 64 * 1024;
+    /**
+     * Heads of an array with a write journal: its records and its minimum size are per head, and
+     * journals written before heads grew to {@link #STRIPE} must still replay.
+     */
+    static final int JOURNALED_STRIPE = 16 * 1024;
 
     final MemberSet members;
     final ParityGeometry geo;
@@ -90,7 +102,7 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
         this.members = members;
         this.geo = geo;
         ParitySelection.start();
-        this.stripeBytes = (int) Math.min(DEFAULT_STRIPE, geo.chunkBytes());
+        this.stripeBytes = (int) Math.min(journal == null ? STRIPE : JOURNALED_STRIPE, geo.chunkBytes());
         this.blocksPerHead = stripeBytes / BLOCK;
         this.rowBytes = geo.rowBytes();
         this.cache = new StripeCache(this, stripeCacheSize);

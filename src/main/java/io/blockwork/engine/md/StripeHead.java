@@ -850,14 +850,17 @@ final class StripeHead {
         return p;
     }
 
-    /** Hands this evicted head's pages to {@code pool}; called by the cache, with the head idle. */
-    void givePages(java.util.Queue<MemorySegment> pool) {
+    /** Hands this evicted head's pages to {@code pool}; called by the cache, with the head idle. Returns how many. */
+    int givePages(java.util.Queue<MemorySegment> pool) {
+        int n = 0;
         for (int d = 0; d < disks; d++) {
             if (pages[d] != null) {
                 pool.add(pages[d]);
                 pages[d] = null;
+                n++;
             }
         }
+        return n;
     }
 
     /** Blocks touched by {@code [off, off+len)}. */
