@@ -21,6 +21,7 @@ public final class Bench {
         BENCHMARKS.put("snapshot", SnapshotBenchmark::run);
         BENCHMARKS.put("raid5", Raid5Benchmark::run);
         BENCHMARKS.put("telemetry", TelemetryBenchmark::run);
+        BENCHMARKS.put("auth", AuthBenchmark::run);
     }
 
     private Bench() {}
