@@ -119,20 +119,22 @@ class Store {
 
   async load(what) {
     const names = what === "full" ? Object.keys(LISTS) : ["iostat"];
-    try {
-      const values = await Promise.all(names.map((n) => getJson(LISTS[n])));
-      const patch = Object.fromEntries(names.map((n, i) => [n, values[i]]));
-      if (what === "full") patch.snapshots = await this.loadSnapshots(patch.volumes);
-      if (!this.stopped) this.set({ ...patch, loaded: true, error: null, refreshes: this.state.refreshes + 1 });
-    } catch (e) {
-      this.failed(e);
-    }
+    // each list on its own: one that fails (an object deleted mid-read) keeps its last value
+    const results = await Promise.allSettled(names.map((n) => getJson(LISTS[n])));
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed?.reason instanceof Unauthenticated) return this.failed(failed.reason);
+    const patch = {};
+    names.forEach((n, i) => { if (results[i].status === "fulfilled") patch[n] = results[i].value; });
+    if (what === "full") patch.snapshots = await this.loadSnapshots(patch.volumes ?? this.state.volumes);
+    if (this.stopped) return;
+    this.set({ ...patch, loaded: true, error: failed ? `Could not refresh everything: ${failed.reason.message}` : null,
+      refreshes: this.state.refreshes + 1 });
   }
 
   async loadSnapshots(volumes) {
     const withSnaps = volumes.filter((v) => v.snapshots?.length);
     const lists = await Promise.all(withSnaps.map((v) =>
-      getJson(`/api/v1/pools/${encodeURIComponent(v.pool)}/volumes/${encodeURIComponent(v.name)}/snapshots`)));
+      getJson(`/api/v1/pools/${encodeURIComponent(v.pool)}/volumes/${encodeURIComponent(v.name)}/snapshots`).catch(() => [])));
     return Object.fromEntries(withSnaps.map((v, i) => [`${v.pool}/${v.name}`, lists[i]]));
   }
 

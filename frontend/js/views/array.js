@@ -27,8 +27,7 @@ export function ArrayPanel({ name }) {
     <${Card} title=${`${a.level} array`} id="array-detail">
       <dl class="facts">
         <dt>State</dt><dd id="array-state">${(a.arrayState ?? []).join(", ") || a.state.actual}</dd>
-        <dt>Devices</dt><dd>${a.raidDevices} raid, ${a.activeDevices} active, ${a.workingDevices} working,
-          ${a.failedDevices} failed, ${a.spareDevices} spare</dd>
+        <dt>Devices</dt><dd>${`${a.raidDevices} raid, ${a.activeDevices} active, ${a.workingDevices} working, ${a.failedDevices} failed, ${a.spareDevices} spare`}</dd>
         <dt>Size</dt><dd>${bytes(a.sizeBytes)} (${bytes(a.usedDevSizeBytes)} of each member)</dd>
         ${a.layout && html`<dt>Layout</dt><dd>${a.layout}${a.chunkBytes ? `, chunk ${bytes(a.chunkBytes)}` : ""}</dd>`}
         <dt>Mismatches</dt><dd id="array-mismatches">${count(a.mismatchCount)} (after the last ${a.lastSyncAction ?? "sync"})</dd>
@@ -36,8 +35,8 @@ export function ArrayPanel({ name }) {
       ${sync.action && sync.action !== "idle" && html`<div id="array-sync">
         <${ProgressBar} id="sync-progress" percent=${sync.percent}
           label=${`${sync.action}${sync.target ? ` onto ${sync.target}` : ""} ${(sync.percent ?? 0).toFixed(1)} %`} />
-        <p class="muted" id="sync-speed">${bytes(sync.doneBytes)} of ${bytes(sync.totalBytes)} at
-          ${bytes(sync.bytesPerSecond)}/s, finish in ${duration(sync.etaSeconds)}${sync.paused ? " (paused)" : ""}</p>
+        <p class="muted" id="sync-speed">${`${bytes(sync.doneBytes)} of ${bytes(sync.totalBytes)} at ${bytes(sync.bytesPerSecond)}/s,
+          finish in ${duration(sync.etaSeconds)}${sync.paused ? " (paused)" : ""}`}</p>
       </div>`}
       <table id="members">
         <thead><tr><th class="num">Number</th><th class="num">RaidDevice</th><th>State</th><th>Device</th><th>Actions</th></tr></thead>
@@ -93,7 +92,8 @@ function MemberActions({ array, member, path, redundant, free }) {
         <option value="">(choose)</option>${free.map((d) => html`<option value=${d.name}>${d.name}</option>`)}
       </select></label>
       <${Action} id=${id("replace")} label="replace"
-        disabled=${free.length === 0 ? "no unused device to replace it with" : !replacement ? "choose a device" : null}
+        disabled=${free.length === 0 ? "no unused device to replace it with"
+          : !free.some((d) => d.name === replacement) ? "choose a device" : null}
         run=${() => send("POST", `${path}/members`, { device: replacement, role: "replacement", replaces: member.device })} />`}
   </div>`;
 }
@@ -106,8 +106,9 @@ function AddSpare({ path, free }) {
         <option value="">(choose)</option>${free.map((d) => html`<option value=${d.name}>${d.name} (${bytes(d.sizeBytes)})</option>`)}
       </select></label>
     <${Action} id="add-spare" label="add spare"
-      disabled=${free.length === 0 ? "no unused device: create a disk first" : !device ? "choose a device" : null}
-      run=${() => send("POST", `${path}/members`, { device, role: "spare" })} />
+      disabled=${free.length === 0 ? "no unused device: create a disk first"
+        : !free.some((d) => d.name === device) ? "choose a device" : null}
+      run=${async () => { await send("POST", `${path}/members`, { device, role: "spare" }); setDevice(""); }} />
   </div>`;
 }
 

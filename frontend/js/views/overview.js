@@ -27,8 +27,8 @@ export function Overview() {
         ? `${problems} ${problems === 1 ? "thing needs" : "things need"} attention`
         : `All ${visible.length} devices healthy`}</p>
       <ul class="attention">
-        ${unhealthy.map((d) => html`<li data-name=${d.name}><a href=${deviceHref(d.name)}>${d.name}</a>
-          (${d.kind}) <${Health} health=${d.health} /> <span class="muted">${d.health.reason}</span></li>`)}
+        ${unhealthy.map((d) => html`<li data-name=${d.name}><a href=${deviceHref(d.name)}>${d.name}</a>${" "}
+          <span class="kind">${d.kind}</span>${" "}<${Health} health=${d.health} />${" "}<span class="muted" aria-hidden="true">${d.health.reason}</span></li>`)}
         ${fullPools.map((p) => html`<li data-name=${`pool:${p.name}`}><a href=${href("pools", p.name)}>pool ${p.name}</a>
           is ${percent(100 * p.usedBytes / p.capacityBytes)} full</li>`)}
         ${fullSnaps.map((x) => html`<li data-name=${x.name}><a href=${href("pools", x.pool)}>snapshot ${x.name}</a>

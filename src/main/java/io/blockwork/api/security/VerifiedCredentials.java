@@ -6,7 +6,9 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -14,6 +16,7 @@ import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.core.userdetails.UsernameNotFoundException;
@@ -50,7 +53,8 @@ public final class VerifiedCredentials implements AuthenticationProvider {
         }
     }
 
-    private record Entry(String storedHash, Instant expires) {}
+    /** @param factors what the check itself granted beside the user's roles (Spring Security's FACTOR_PASSWORD) */
+    private record Entry(String storedHash, Instant expires, List<GrantedAuthority> factors) {}
 
     private final AuthenticationProvider verifier;
     private final UserDetailsService users;
@@ -81,7 +85,9 @@ public final class VerifiedCredentials implements AuthenticationProvider {
             UserDetails user = userOrNull(name);
             if (user != null && e.expires.isAfter(clock.instant()) && user.getPassword().equals(e.storedHash) && user.isEnabled()
                     && user.isAccountNonLocked() && user.isAccountNonExpired() && user.isCredentialsNonExpired()) {
-                return UsernamePasswordAuthenticationToken.authenticated(user, null, user.getAuthorities());
+                List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities());
+                authorities.addAll(e.factors);
+                return UsernamePasswordAuthenticationToken.authenticated(user, null, authorities);
             }
             verified.remove(k, e);
         }
@@ -92,7 +98,9 @@ public final class VerifiedCredentials implements AuthenticationProvider {
             if (verified.size() >= MAX_ENTRIES) {
                 verified.clear();
             }
-            verified.put(k, new Entry(before.getPassword(), clock.instant().plus(TTL)));
+            List<GrantedAuthority> factors = result.getAuthorities().stream()
+                    .filter(a -> !before.getAuthorities().contains(a)).map(GrantedAuthority.class::cast).toList();
+            verified.put(k, new Entry(before.getPassword(), clock.instant().plus(TTL), factors));
         }
         return result;
     }
