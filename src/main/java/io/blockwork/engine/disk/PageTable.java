@@ -68,6 +68,16 @@ final class PageTable {
 
     /** Calls {@code action} for each present page index in {@code [from, to)}, skipping empty subtrees. */
     void forEachPresent(long from, long to, LongConsumer action) {
+        for (long i = next(from, to, true); i < to; i = next(i + 1, to, true)) {
+            action.accept(i);
+        }
+    }
+
+    /**
+     * The first index in {@code [from, to)} whose page is {@code present} (or absent), else
+     * {@code to}; empty subtrees are skipped whole.
+     */
+    long next(long from, long to, boolean present) {
         long i = from;
         while (i < to) {
             AtomicReferenceArray<Object> node = root;
@@ -80,18 +90,22 @@ final class PageTable {
                 node = node(child);
             }
             if (level > 0) {
-                // the entry at this level is empty: skip the pages it would cover
+                // the entry at this level is empty: every page it would cover is absent
+                if (!present) {
+                    return i;
+                }
                 int shift = level * FAN_SHIFT;
                 i = ((i >>> shift) + 1) << shift;
                 continue;
             }
             long leafEnd = Math.min(to, ((i >>> FAN_SHIFT) + 1) << FAN_SHIFT);
             for (; i < leafEnd; i++) {
-                if (node.get(slot(i, 0)) != null) {
-                    action.accept(i);
+                if ((node.get(slot(i, 0)) != null) == present) {
+                    return i;
                 }
             }
         }
+        return to;
     }
 
     /** The leaf holding page {@code index}; with {@code create}, builds the missing nodes on the way. */
