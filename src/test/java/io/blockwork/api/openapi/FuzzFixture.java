@@ -24,17 +24,24 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The objects the REST fuzzer aims at, one of every kind (disks, a pool with a volume and its
- * snapshot, a raid1, a mapped device, an export), what it calls the service's state, and how it
+ * snapshot, a thin pool with a thin volume and its snapshot, a raid1, a mapped device, an export), what it calls the service's state, and how it
  * puts the fixture back after a request that changed it: everything the fuzzer created goes,
  * everything it deleted or changed comes back as it was, so every request meets the same world.
  */
 final class FuzzFixture {
 
-    static final List<String> DISKS = List.of("fz-d0", "fz-d1", "fz-d2", "fz-d3", "fz-pd", "fz-a0", "fz-a1");
+    static final List<String> DISKS = List.of("fz-d0", "fz-d1", "fz-d2", "fz-d3", "fz-pd", "fz-a0", "fz-a1", "fz-td",
+            "fz-tm");
+    /**
+     * Disks larger than 1 MiB: the pool's, the thin pool's data, and the array's members and the
+     * disk that may join it (md's v1.2 metadata puts the data 1 MiB in).
+     */
+    private static final Map<String, String> SIZES = Map.of("fz-pd", "16MiB", "fz-td", "4MiB", "fz-a0", "4MiB",
+            "fz-a1", "4MiB", "fz-d3", "4MiB");
     private static final String FILE_DISK = "fz-f0";
     private static final String WRITEBACK_DISK = "fz-wb";
     private static final List<String> DEVICES = List.of("fz-d0", "fz-d1", "fz-d3", "fz-f0", "fz-wb", "fz-pd", "fz-a0",
-            "fz-md", "fz-dm", "fz-v", "fz-s", "fz-v-real", "fz-s-cow", "fz-none");
+            "fz-md", "fz-dm", "fz-v", "fz-s", "fz-v-real", "fz-s-cow", "fz-td", "fz-tv", "fz-ts", "fz-none");
 
     private final ServiceClient api;
     private final DeviceRegistry registry;
@@ -63,8 +70,8 @@ final class FuzzFixture {
             return "fz-none";
         }
         List<String> candidates = switch (param) {
-            case "pool" -> List.of("fz-p");
-            case "volume" -> List.of("fz-v");
+            case "pool" -> List.of("fz-p", "fz-tp");
+            case "volume" -> List.of("fz-v", "fz-tv");
             case "member" -> List.of("fz-a0", "fz-a1", "fz-d3");
             case "code" -> List.of("not-found", "device-busy", "x");
             default -> {
@@ -77,11 +84,11 @@ final class FuzzFixture {
                 } else if (path.startsWith("/api/v1/exports")) {
                     yield List.of("fz-e");
                 } else if (path.contains("/snapshots/")) {
-                    yield List.of("fz-s");
+                    yield List.of("fz-s", "fz-ts");
                 } else if (path.contains("/volumes/")) {
-                    yield List.of("fz-v");
+                    yield List.of("fz-v", "fz-tv");
                 } else if (path.startsWith("/api/v1/pools")) {
-                    yield List.of("fz-p");
+                    yield List.of("fz-p", "fz-tp");
                 }
                 yield DEVICES;
             }
@@ -140,6 +147,22 @@ final class FuzzFixture {
                 ok(api.delete("/api/v1/arrays/" + FuzzRequests.encode(a) + "?force=true"));
             }
         }
+        for (Map<String, Object> v : jdbc.queryForList("SELECT v.name AS v, p.name AS p FROM thin_volumes v"
+                + " JOIN thin_pools p ON p.id = v.thin_pool_id WHERE v.origin_id IS NULL AND v.name <> 'fz-tv'")) {
+            // with its snapshots
+            ok(api.delete("/api/v1/pools/" + FuzzRequests.encode((String) v.get("p")) + "/volumes/"
+                    + FuzzRequests.encode((String) v.get("v")) + "?force=true"));
+        }
+        for (Map<String, Object> v : jdbc.queryForList("SELECT s.name AS s, v.name AS v, p.name AS p FROM thin_volumes s"
+                + " JOIN thin_volumes v ON v.id = s.origin_id JOIN thin_pools p ON p.id = s.thin_pool_id"
+                + " WHERE s.name <> 'fz-ts'")) {
+            ok(api.delete("/api/v1/pools/" + FuzzRequests.encode((String) v.get("p")) + "/volumes/"
+                    + FuzzRequests.encode((String) v.get("v")) + "/snapshots/" + FuzzRequests.encode((String) v.get("s"))
+                    + "?force=true"));
+        }
+        for (String pool : names("SELECT name FROM thin_pools WHERE name <> 'fz-tp'")) {
+            ok(api.delete("/api/v1/pools/" + FuzzRequests.encode(pool)));
+        }
         for (Map<String, Object> v : jdbc.queryForList("SELECT v.name AS v, p.name AS p FROM volumes v"
                 + " JOIN pools p ON p.id = v.pool_id WHERE v.name <> 'fz-v'")) {
             ok(api.delete("/api/v1/pools/" + FuzzRequests.encode((String) v.get("p")) + "/volumes/"
@@ -188,7 +211,7 @@ final class FuzzFixture {
         for (String d : DISKS) {
             if (!have.contains(d)) {
                 ok(api.postJson("/api/v1/disks", "{\"name\":\"" + d + "\",\"type\":\"memory\",\"size\":\""
-                        + (d.equals("fz-pd") ? "16MiB" : "1MiB") + "\"}"));
+                        + SIZES.getOrDefault(d, "1MiB") + "\"}"));
             }
         }
         if (!have.contains(FILE_DISK)) {
@@ -209,6 +232,25 @@ final class FuzzFixture {
         }
         if (!have.contains("fz-s")) {
             ok(api.postJson("/api/v1/pools/fz-p/volumes/fz-v/snapshots", "{\"name\":\"fz-s\",\"size\":\"128KiB\"}"));
+        }
+        if (names("SELECT name FROM thin_pools WHERE name = 'fz-tp'").isEmpty()) {
+            ok(api.postJson("/api/v1/pools", "{\"name\":\"fz-tp\",\"type\":\"thin\",\"dataDevice\":\"fz-td\","
+                    + "\"metadataDevice\":\"fz-tm\","
+                    // full, a thin pool queues writes for a minute (dm-thin's queue_if_no_space); the fuzzer's
+                    // requests give up after 30 s, so this one fails them at once, and has room for a volume
+                    // and a snapshot written in full anyway
+                    + "\"errorWhenFull\":true}"));
+        }
+        if (!have.contains("fz-tv")) {
+            ok(api.postJson("/api/v1/pools/fz-tp/volumes", "{\"name\":\"fz-tv\",\"size\":\"1MiB\"}"));
+        } else if (registry.device("fz-tv").sizeBytes() != 1 << 20) {
+            // a thin volume that grew is deleted (with its snapshot) and made again
+            ok(api.delete("/api/v1/pools/fz-tp/volumes/fz-tv?force=true"));
+            ok(api.postJson("/api/v1/pools/fz-tp/volumes", "{\"name\":\"fz-tv\",\"size\":\"1MiB\"}"));
+            have.remove("fz-ts");
+        }
+        if (!have.contains("fz-ts")) {
+            ok(api.postJson("/api/v1/pools/fz-tp/volumes/fz-tv/snapshots", "{\"name\":\"fz-ts\"}"));
         }
         if (!have.contains("fz-md")) {
             ok(api.postJson("/api/v1/arrays", "{\"name\":\"fz-md\",\"level\":\"raid1\",\"members\":[\"fz-a0\",\"fz-a1\"],"

@@ -34,7 +34,7 @@ final class RestFuzzer {
     /** What a run saw. */
     record Result(long seed, int operations, int sent, int accepted, int restored, TreeMap<Integer, Integer> statuses,
                   TreeMap<String, int[]> byOperation, List<String> violations, List<String> whyPutBack,
-                  Duration took, long[] nanos) {
+                  List<String> slowest, Duration took, long[] nanos) {
 
         long fiveXx() {
             return statuses.entrySet().stream().filter(e -> e.getKey() >= 500).mapToLong(e -> e.getValue()).sum();
@@ -56,7 +56,8 @@ final class RestFuzzer {
                     .append(' ').append(c[2]).append('\n'));
             Files.createDirectories(file.getParent());
             Files.writeString(file, table + "\nviolations:\n" + String.join("\n\n", violations)
-                    + "\n\nthe first changes put back:\n" + String.join("\n\n", whyPutBack) + "\n");
+                    + "\n\nthe first changes put back:\n" + String.join("\n\n", whyPutBack)
+                    + "\n\nthe slowest requests (ms, after the request before them):\n" + String.join("\n", slowest) + "\n");
         }
     }
 
@@ -81,6 +82,8 @@ final class RestFuzzer {
         int restored = 0;
         List<String> whyPutBack = new ArrayList<>();
         long[] nanos = new long[3]; // in requests, in checking refusals, in putting the fixture back
+        TreeMap<Long, String> slowest = new TreeMap<>();
+        String previous = "(none)";
 
         Class<?>[] sources = new Class<?>[extraSources.length + 1];
         sources[0] = CheapPasswordHashing.class;
@@ -105,13 +108,19 @@ final class RestFuzzer {
                     try {
                         response = Answer.of(http.send(request(base, auth, r), HttpResponse.BodyHandlers.ofInputStream()));
                     } catch (IOException e) {
-                        violations.add(r + ": no answer (" + e + ")");
+                        violations.add(r + ": no answer (" + e + ") after " + previous);
+                        previous = r.toString();
                         continue;
                     } catch (IllegalArgumentException e) {
                         continue; // a URI the client itself refuses to send
                     }
                     long t1 = System.nanoTime();
                     nanos[0] += t1 - t0;
+                    slowest.put((t1 - t0) / 1_000_000 * 100_000 + sent % 100_000, r + " after " + previous);
+                    if (slowest.size() > 5) {
+                        slowest.pollFirstEntry();
+                    }
+                    previous = r.toString();
                     sent++;
                     int status = response.statusCode();
                     statuses.merge(status, 1, Integer::sum);
@@ -158,8 +167,10 @@ final class RestFuzzer {
         } finally {
             FastDataDir.delete(dataDir);
         }
+        List<String> slow = slowest.descendingMap().entrySet().stream()
+                .map(e -> e.getKey() / 100_000 + " " + e.getValue()).toList();
         return new Result(seed, operations.size(), sent, accepted, restored, statuses, byOperation, violations,
-                whyPutBack, Duration.between(started, Instant.now()), nanos);
+                whyPutBack, slow, Duration.between(started, Instant.now()), nanos);
     }
 
     /**
