@@ -100,6 +100,28 @@ class DiskApiTest {
                 .andExpect(jsonPath("$.stats.errors").value(1));
     }
 
+    /**
+     * A latency is sampled when a request is sent and kept until it completes: a request sent
+     * under "100000s" held every management change that waited for it for a day, whatever the
+     * latency was patched to next (the REST fuzzer's timeouts). At most 1 s, on create and patch.
+     */
+    @Test
+    void latencyAboveOneSecondIsRefusedAndChangesNothing() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"da-slow\",\"type\":\"memory\",\"size\":\"1MiB\","
+                        + "\"latency\":{\"read\":\"100000s\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("latency.read"));
+        mvc.perform(get("/api/v1/disks/da-slow").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(memoryDisk("da-slow", "1MiB")).andExpect(status().isCreated());
+        mvc.perform(patch("/api/v1/disks/da-slow").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"latency\":{\"write\":\"1s\",\"jitter\":\"1000001us\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("latency.jitter"));
+        mvc.perform(get("/api/v1/disks/da-slow").with(admin()))
+                .andExpect(jsonPath("$.latency.write").value("0ns")).andExpect(jsonPath("$.latency.jitter").value("0ns"));
+        mvc.perform(patch("/api/v1/disks/da-slow").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"latency\":{\"write\":\"1s\",\"jitter\":\"1s\"}}"))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.latency.write").value("1s"));
+    }
+
     @Test
     void deleteRemovesTheDiskAndItsName() throws Exception {
         mvc.perform(memoryDisk("da-delete", "1MiB")).andExpect(status().isCreated());
