@@ -1,5 +1,6 @@
 package io.blockwork.nbd;
 
+import io.blockwork.engine.block.IoTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -9,12 +10,14 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * An NBD server (fixed newstyle handshake) exporting Blockwork block devices to qemu, nbdkit's
@@ -36,18 +39,46 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code read} costs clearly less per request than a virtual thread's trip through the JDK's
  * poller and carrier pool. See {@code docs/engine/nbd.md} for the protocol coverage and the
  * measurements behind this design.
+ *
+ * <p>Staying up. Clients share one {@link MemoryBudget} under {@link NbdLimits}: at most
+ * {@code maxConnections} at once (the next is refused), each with a reservation of its own and a
+ * share of one pool, so request memory stays under {@link NbdLimits#memoryBound()} and a client
+ * crowded out of the pool is still served. A watchdog drops clients that read none of their
+ * replies for the reply timeout. An unexpected error in any server thread is reported in
+ * {@link #status()} (and so in the service's health) and confined: a connection that fails is
+ * dropped, and the accept loop, if it fails, starts again after a short back-off.
  */
 public final class NbdServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(NbdServer.class.getName());
     /** How long {@link #disconnect} lets a client's requests in flight finish before dropping it. */
     public static final Duration DISCONNECT_GRACE = Duration.ofSeconds(5);
+    private static final long MAX_ACCEPT_BACKOFF_NANOS = Duration.ofSeconds(5).toNanos();
+    private static final long REFUSAL_LOG_INTERVAL_NANOS = Duration.ofSeconds(10).toNanos();
+
+    /** Starts a server thread; tests swap it to make thread creation fail. */
+    interface ThreadStarter {
+        Thread start(String name, Runnable task, Thread.UncaughtExceptionHandler handler);
+    }
+
+    private static final ThreadStarter PLATFORM_THREADS = (name, task, handler) ->
+            Thread.ofPlatform().daemon().name(name).uncaughtExceptionHandler(handler).start(task);
 
     private final InetSocketAddress address;
     private final ExportLookup exports;
     private final NbdLimits limits;
+    private final MemoryBudget budget;
+    private final ThreadStarter threads;
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong stalledDropped = new AtomicLong();
+    private final AtomicLong acceptRestarts = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile NbdServerStatus.Failure lastFailure;
+    private volatile NbdTls tls;
+    /** Acceptor-confined: when a refusal was last logged. */
+    private long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS;
     /** Guarded by {@code this}: the listening socket while running, else null. */
     private ServerSocketChannel listener;
     /** Guarded by {@code this}. */
@@ -59,9 +90,27 @@ public final class NbdServer implements AutoCloseable {
 
     /** @param address where to listen; port 0 picks a free port (see {@link #localAddress()}) */
     public NbdServer(InetSocketAddress address, ExportLookup exports, NbdLimits limits) {
+        this(address, exports, limits, PLATFORM_THREADS);
+    }
+
+    NbdServer(InetSocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads) {
         this.address = Objects.requireNonNull(address, "address");
         this.exports = Objects.requireNonNull(exports, "exports");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.threads = Objects.requireNonNull(threads, "threads");
+        this.budget = new MemoryBudget(limits);
+    }
+
+    /**
+     * Offers TLS (NBD_OPT_STARTTLS) from the next handshake on, or stops offering it with null.
+     * Connections already on TLS keep theirs; call it again with a new context to rotate certificates.
+     */
+    public void useTls(NbdTls tls) {
+        this.tls = tls;
+    }
+
+    NbdTls tls() {
+        return tls;
     }
 
     /** Binds and starts accepting clients; fails with the bind error if the address is taken. */
@@ -78,38 +127,121 @@ public final class NbdServer implements AutoCloseable {
             throw new UncheckedIOException("cannot listen for NBD on " + address + ": " + e.getMessage(), e);
         }
         ServerSocketChannel ch = listener;
-        acceptor = Thread.ofVirtual().name("nbd-accept").start(() -> acceptLoop(ch));
+        acceptor = Thread.ofVirtual().name("nbd-accept")
+                .uncaughtExceptionHandler((t, e) -> failed(t.getName(), e)).start(() -> acceptLoop(ch));
+        watch(ch);
         LOG.log(Level.INFO, () -> "NBD server listening on " + localAddress());
     }
 
+    /**
+     * Accepts until the listener closes. A failure (the process out of file descriptors or
+     * memory, a bug) is reported, and the loop starts again after a back-off that doubles up to
+     * 5 s, so the port never sits in LISTEN with nobody accepting.
+     */
     private void acceptLoop(ServerSocketChannel ch) {
-        while (true) {
-            SocketChannel client;
+        long backoff = 0;
+        while (ch.isOpen()) {
             try {
-                client = ch.accept();
+                SocketChannel client = ch.accept();
+                serve(client);
+                backoff = 0;
             } catch (ClosedChannelException e) {
-                return;
-            } catch (IOException e) {
+                return; // stop() closed the listener
+            } catch (IOException | RuntimeException | Error e) {
                 if (!ch.isOpen()) {
                     return;
                 }
-                LOG.log(Level.WARNING, "NBD accept failed", e);
-                continue;
-            }
-            try {
-                client.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                long id = ids.incrementAndGet();
-                Connection c = new Connection(this, id, client, client.getRemoteAddress(), limits);
-                connections.put(id, c);
-                if (!ch.isOpen()) {
-                    c.close(); // stop() closed the listener, then the connections it could see
-                }
-                Thread.ofPlatform().daemon().name("nbd-conn-" + id).start(c::run);
-            } catch (IOException e) {
-                LOG.log(Level.DEBUG, () -> "NBD client gone before it was served: " + e);
-                closeQuietly(client);
+                failed("nbd-accept", e);
+                acceptRestarts.incrementAndGet();
+                backoff = Math.min(MAX_ACCEPT_BACKOFF_NANOS, Math.max(10_000_000L, 2 * backoff));
+                LockSupport.parkNanos(backoff);
             }
         }
+    }
+
+    /** Admits a new client (or refuses it: too many connected) and starts its reader. */
+    private void serve(SocketChannel client) {
+        Connection c = null;
+        try {
+            if (connections.size() >= limits.maxConnections()) {
+                refuse(client);
+                return;
+            }
+            client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            long id = ids.incrementAndGet();
+            c = new Connection(this, id, client, (InetSocketAddress) client.getRemoteAddress(), limits, budget.open());
+            connections.put(id, c);
+            if (!client.isOpen() || !isRunning()) {
+                c.close(); // stop() closed the listener, then the connections it could see
+            }
+            threads.start("nbd-conn-" + id, c::run, (t, e) -> failed(t.getName(), e));
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> "NBD client gone before it was served: " + e);
+            abandon(client, c);
+        } catch (RuntimeException | Error e) {
+            abandon(client, c);
+            throw e;
+        }
+    }
+
+    private void abandon(SocketChannel client, Connection c) {
+        closeQuietly(client);
+        if (c != null) {
+            c.close();
+            forget(c);
+        }
+    }
+
+    private void refuse(SocketChannel client) {
+        long n = refused.incrementAndGet();
+        long now = System.nanoTime();
+        if (now - lastRefusalLog >= REFUSAL_LOG_INTERVAL_NANOS) {
+            lastRefusalLog = now;
+            LOG.log(Level.WARNING, () -> "NBD client refused: " + limits.maxConnections()
+                    + " clients are connected (the limit); " + n + " refused so far");
+        }
+        closeQuietly(client);
+    }
+
+    /** Once per period while {@code ch} is open: drops clients that read none of their replies. */
+    private void watch(ServerSocketChannel ch) {
+        long period = Math.clamp(limits.replyTimeout().toNanos() / 4, 10_000_000L, 1_000_000_000L);
+        IoTimer.shared().schedule(period, () -> {
+            if (!ch.isOpen()) {
+                return;
+            }
+            try {
+                long now = System.nanoTime();
+                for (Connection c : connections.values()) {
+                    if (c.stalled(now)) {
+                        stalledDropped.incrementAndGet();
+                        LOG.log(Level.INFO, () -> c + ": read none of its replies for " + limits.replyTimeout()
+                                + "; disconnecting");
+                        c.close();
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                failed("nbd-watchdog", e);
+            } finally {
+                watch(ch);
+            }
+        });
+    }
+
+    /**
+     * An unexpected error in a server thread: counted, kept as the latest failure, logged with
+     * its stack trace. The server stays unhealthy ({@link NbdServerStatus#healthy()}) until
+     * restarted: after a bug or an OutOfMemoryError the process is not to be trusted blindly.
+     */
+    void failed(String where, Throwable e) {
+        failures.incrementAndGet();
+        lastFailure = new NbdServerStatus.Failure(Instant.now(), where, e.toString());
+        LOG.log(Level.ERROR, "NBD server: unexpected failure in " + where, e);
+    }
+
+    /** Starts a connection's thread (platform, daemon) whose escaping errors are reported. */
+    void startThread(String name, Runnable task) {
+        threads.start(name, task, (t, e) -> failed(t.getName(), e));
     }
 
     /**
@@ -157,6 +289,27 @@ public final class NbdServer implements AutoCloseable {
 
     public synchronized boolean isRunning() {
         return listener != null;
+    }
+
+    /** How the server is doing: connections, memory, refusals, and any unexpected failure. */
+    public NbdServerStatus status() {
+        boolean running;
+        boolean accepting;
+        synchronized (this) {
+            running = listener != null;
+            accepting = acceptor != null && acceptor.isAlive();
+        }
+        long inFlight = 0;
+        long pooled = 0;
+        int n = 0;
+        for (Connection c : connections.values()) {
+            inFlight += c.inFlightBytes();
+            pooled += c.pooledBytes();
+            n++;
+        }
+        return new NbdServerStatus(running, accepting, n, limits.maxConnections(), refused.get(),
+                stalledDropped.get(), inFlight, budget.sharedInUse(), pooled, limits.memoryBound(),
+                acceptRestarts.get(), failures.get(), lastFailure, tls != null);
     }
 
     /** The bound address, with the real port when the server was created with port 0. */
@@ -212,7 +365,9 @@ public final class NbdServer implements AutoCloseable {
     }
 
     void forget(Connection c) {
-        connections.remove(c.id());
+        if (connections.remove(c.id()) == null) {
+            return;
+        }
         synchronized (connections) {
             connections.notifyAll();
         }

@@ -14,9 +14,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,40 +34,19 @@ class RobustnessTest {
     private final NbdFixture nbd = new NbdFixture();
     private final Disk victim = Disk.memory("victim", SIZE, DiskConfig.DEFAULT);
     private final Disk good = Disk.memory("good", SIZE, DiskConfig.DEFAULT);
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicLong healthyOps = new AtomicLong();
-    private final AtomicReference<Throwable> healthyFailure = new AtomicReference<>();
-    private Thread healthy;
+    private HealthyClient healthy;
 
     @BeforeEach
     void startHealthyClient() {
         nbd.export("victim", victim).export("good", good);
-        healthy = Thread.ofPlatform().name("healthy-client").start(() -> {
-            Random rnd = new Random(5);
-            try (RawNbdClient c = nbd.open("good", true)) {
-                byte[] data = new byte[4096];
-                for (long h = 1; running.get(); h += 2) {
-                    rnd.nextBytes(data);
-                    long off = rnd.nextInt((int) (SIZE / 4096)) * 4096L;
-                    RawNbdClient.Reply w = c.write(h, off, data, 0);
-                    RawNbdClient.Reply r = c.read(h + 1, off, 4096);
-                    if (w.error() != 0 || r.error() != 0 || !Arrays.equals(r.data(), data)) {
-                        throw new AssertionError("healthy client saw " + w + " / " + r);
-                    }
-                    healthyOps.incrementAndGet();
-                }
-                c.disconnect();
-            } catch (Throwable t) {
-                healthyFailure.set(t);
-            }
-        });
+        healthy = HealthyClient.on(nbd, "good", SIZE);
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        running.set(false);
-        healthy.join(WAIT.toMillis());
+        healthy.close();
         nbd.close();
+        assertThat(nbd.server.status().failures()).as("unexpected server failures").isZero();
     }
 
     /** Runs one misbehaving client, then checks the healthy one is still being served. */
@@ -80,9 +56,7 @@ class RobustnessTest {
         } catch (RuntimeException | AssertionError e) {
             throw new AssertionError(what + ": " + e.getMessage(), e);
         }
-        long before = healthyOps.get();
-        await(what).atMost(WAIT).until(() -> healthyOps.get() > before + 2 || healthyFailure.get() != null);
-        assertThat(healthyFailure.get()).as("healthy client after " + what).isNull();
+        healthy.assertStillServed(what);
     }
 
     private RawNbdClient transmission(RawNbdClient c) {

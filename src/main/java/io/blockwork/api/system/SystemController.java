@@ -35,7 +35,8 @@ class SystemController {
     @GetMapping
     @Operation(summary = "Version, limits and the NBD server's address")
     SystemInfo info() {
-        return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port())).orElse(null));
+        return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port(), nbd.tlsEnabled(),
+                nbd.tlsVerifiesClients())).orElse(null));
     }
 
     @GetMapping("/assembly")
@@ -53,5 +54,7 @@ class SystemController {
     }
 
     record NbdServerInfo(@Schema(description = "As configured (blockwork.nbd.address)", example = "127.0.0.1") String address,
-               @Schema(description = "The bound port (the real one when configured as 0)", example = "10809") int port) {}
+               @Schema(description = "The bound port (the real one when configured as 0)", example = "10809") int port,
+               @Schema(description = "TLS is offered (NBD_OPT_STARTTLS; nbds:// URIs)") boolean tls,
+               @Schema(description = "TLS clients must show a certificate from a trusted CA") boolean tlsVerifiesClients) {}
 }
