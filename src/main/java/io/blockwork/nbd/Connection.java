@@ -306,13 +306,19 @@ final class Connection {
         }
     }
 
-    /** Reads and drops the payload of a refused WRITE. */
+    /**
+     * Reads and drops the payload of a refused WRITE. What is staged behind the payload (the next
+     * requests, when the client pipelines) stays staged.
+     */
     private void skip(long length) throws IOException {
         long left = length;
         int staged = (int) Math.min(in.remaining(), left);
         in.position(in.position() + staged);
         left -= staged;
-        while (left > 0) {
+        if (left == 0) {
+            return;
+        }
+        while (left > 0) { // the staging buffer is empty: read only the payload's bytes into it
             in.clear().limit((int) Math.min(in.capacity(), left));
             int n = transport.read(in);
             if (n < 0) {

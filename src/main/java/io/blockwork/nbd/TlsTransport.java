@@ -96,10 +96,14 @@ final class TlsTransport implements Transport {
         return true;
     }
 
-    /** Sends close_notify and closes; the caller bounds how long this may block. */
+    /**
+     * Sends close_notify (then the TCP FIN); the caller closes the socket and bounds how long this
+     * may block. Not {@link SSLSocket#close()}: for TLS 1.3 the JDK precedes close_notify with a
+     * user_canceled alert there, which GnuTLS clients (libnbd, qemu) report as a fatal error.
+     */
     void closeGracefully() {
         try {
-            socket.close();
+            socket.shutdownOutput();
         } catch (IOException ignored) {
             // the connection is going away either way
         }

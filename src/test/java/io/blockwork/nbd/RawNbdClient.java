@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
@@ -227,6 +228,11 @@ public final class RawNbdClient implements AutoCloseable {
     /** NBD_OPT_EXPORT_NAME with no-zeroes negotiated: reads size and flags. */
     public RawNbdClient exportName(String name) {
         sendOption(NbdOption.EXPORT_NAME.code(), name.getBytes(StandardCharsets.UTF_8));
+        return readExportNameReply();
+    }
+
+    /** The server's answer to NBD_OPT_EXPORT_NAME (no-zeroes negotiated): size and flags. */
+    public RawNbdClient readExportNameReply() {
         try {
             exportSize = in.readLong();
             transmissionFlags = in.readUnsignedShort();
@@ -348,8 +354,8 @@ public final class RawNbdClient implements AutoCloseable {
             return in.read() < 0;
         } catch (SocketTimeoutException e) {
             return false;
-        } catch (SocketException e) {
-            return true; // connection reset
+        } catch (SocketException | SSLException e) {
+            return true; // connection reset, or TLS cut off without close_notify
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -364,7 +370,7 @@ public final class RawNbdClient implements AutoCloseable {
             return true;
         } catch (SocketTimeoutException e) {
             return false;
-        } catch (SocketException | EOFException e) {
+        } catch (SocketException | EOFException | SSLException e) {
             return true;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -147,6 +147,26 @@ class RobustnessTest {
         assertThat(nbd.server.clients()).extracting(NbdClient::exportName).containsOnly("good");
     }
 
+    @Test
+    void requestsPipelinedBehindARefusedWriteAreStillServed() {
+        // Found by NbdCommandSequenceTest: dropping a refused WRITE's payload used to drop the
+        // requests that had arrived with it too, and the client waited for their replies for ever.
+        attack("pipelined requests behind a refused write", c -> {
+            transmission(c);
+            byte[] pipelined = java.nio.ByteBuffer.allocate(3 * 28 + 1000)
+                    .putInt(NbdWire.REQUEST_MAGIC).putShort((short) 0).putShort((short) NbdCommand.WRITE.code())
+                    .putLong(1).putLong(0).putInt(1000).put(new byte[1000]) // unaligned: refused, payload dropped
+                    .putInt(NbdWire.REQUEST_MAGIC).putShort((short) 0).putShort((short) NbdCommand.FLUSH.code())
+                    .putLong(2).putLong(0).putInt(0)
+                    .putInt(NbdWire.REQUEST_MAGIC).putShort((short) 0).putShort((short) NbdCommand.FLUSH.code())
+                    .putLong(3).putLong(0).putInt(0).array();
+            c.sendBytes(pipelined); // one write, so the server reads it all in one go
+            assertThat(c.reply().error()).isEqualTo(EINVAL);
+            assertThat(c.reply().handle()).isEqualTo(2);
+            assertThat(c.reply().handle()).isEqualTo(3);
+        });
+    }
+
     private static int error(RawNbdClient c, NbdCommand cmd, int flags, long handle, long offset, int length) {
         c.send(cmd, flags, handle, offset, length, null);
         RawNbdClient.Reply r = c.reply();
