@@ -13,11 +13,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * from it; a WRITE's payload is read from the socket into it and the bio takes it from there: the
  * bytes are never copied in between.
  *
- * <p>Allocating native memory is costly (it is zeroed), so released buffers are kept for reuse, up
- * to {@code maxIdleBytes}. Every buffer has an arena of its own, closed as soon as the pool lets
- * the buffer go: memory goes back to the system when the pool is over its idle cap and when the
- * connection ends ({@link #close}), not whenever a garbage collection happens to run, so the
- * process shrinks again after a crowd of clients has left. The reader takes buffers and the reply
+ * <p>Allocating native memory is costly (a system call and fresh pages), so released buffers are
+ * kept for reuse, up to {@code maxIdleBytes}. Every buffer has an arena of its own, closed as soon
+ * as the pool lets the buffer go, which unmaps its pages ({@link PageAllocator}): memory goes back
+ * to the system when the pool is over its idle cap and when the connection ends ({@link #close}),
+ * not whenever a garbage collection happens to run, so the process shrinks again after a crowd of
+ * clients has left. The reader takes buffers and the reply
  * senders give them back, so the free lists are concurrent queues.
  */
 final class BufferPool {
@@ -33,7 +34,7 @@ final class BufferPool {
 
         private Payload(long bytes) {
             this.arena = Arena.ofShared();
-            this.memory = arena.allocate(bytes, 4096);
+            this.memory = PageAllocator.allocate(bytes, arena);
             this.view = memory.asByteBuffer();
         }
 
