@@ -75,6 +75,9 @@ class StartTlsTest {
             assertThat(c.listNames()).containsExactly("open", "secret");
             c.negotiateStructuredReplies();
             c.go("secret");
+            // the server files the client under its export just after it sent the ACK
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> nbd.server.clients("secret").size() == 1);
             assertThat(nbd.server.clients("secret")).singleElement().extracting(NbdClient::tls).isEqualTo(true);
 
             byte[] data = new byte[1 << 20]; // many TLS records each way
