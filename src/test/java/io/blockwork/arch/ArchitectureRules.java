@@ -1,7 +1,11 @@
 package io.blockwork.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.List;
@@ -46,8 +50,39 @@ final class ArchitectureRules {
                 .as("services do not depend on the API layer");
     }
 
+    /**
+     * The service layer's floor: what every feature stands on (assembly, management operations,
+     * the device registry, problems). Features are the other packages under {@code service}.
+     */
+    static final List<String> SERVICE_FLOOR = List.of("assembly", "consistency", "device", "problem");
+
+    private static String[] floor(String root) {
+        return SERVICE_FLOOR.stream().map(p -> root + ".service." + p + "..").toArray(String[]::new);
+    }
+
+    /** The floor knows no feature: a feature can be added or removed without touching it. */
+    static ArchRule serviceFloorKnowsNoFeature(String root) {
+        return noClasses().that().resideInAnyPackage(floor(root))
+                .should().dependOnClassesThat(resideInAPackage(root + ".service..")
+                        .and(not(resideInAnyPackage(floor(root))))
+                        .and(not(resideInAPackage(root + ".service"))))
+                .as("the service floor (" + String.join(", ", SERVICE_FLOOR) + ") depends on no service feature")
+                .allowEmptyShould(true);
+    }
+
+    /**
+     * Service features depend on each other one way only (snapshots on volumes, volumes on pools,
+     * never back): a feature that needs something of a feature above it declares an interface the
+     * other implements ({@code VolumeSnapshots}).
+     */
+    static ArchRule serviceFeaturesHaveNoCycles(String root) {
+        return slices().matching(root + ".service.(*)..").namingSlices("service feature $1")
+                .should().beFreeOfCycles()
+                .as("service features depend on each other without cycles");
+    }
+
     static List<ArchRule> all(String root) {
         return List.of(engineIsPure(root), nbdSeesOnlyEngineBlock(root), apiDoesNotReachPersistence(root),
-                serviceDoesNotKnowTheApi(root));
+                serviceDoesNotKnowTheApi(root), serviceFloorKnowsNoFeature(root), serviceFeaturesHaveNoCycles(root));
     }
 }

@@ -48,4 +48,16 @@ class ArchitectureRulesRejectViolationsTest {
         String report = violations(ArchitectureRules.serviceDoesNotKnowTheApi(ROOT));
         assertThat(report).contains("ServiceReachingApiClass");
     }
+
+    @Test
+    void theServiceFloorReachingAFeatureIsRejected() {
+        String report = violations(ArchitectureRules.serviceFloorKnowsNoFeature(ROOT));
+        assertThat(report).contains("FloorReachingFeatureClass").doesNotContain("Class <io.blockwork.archfixture.service.alpha");
+    }
+
+    @Test
+    void serviceFeaturesDependingOnEachOtherBothWaysAreRejected() {
+        String report = violations(ArchitectureRules.serviceFeaturesHaveNoCycles(ROOT));
+        assertThat(report).contains("AlphaService", "BetaService");
+    }
 }

@@ -273,6 +273,51 @@ public final class MappedDevice extends AbstractBlockDevice {
     }
 
     /**
+     * Makes {@code table} live online, the way a manager changes a device's mapping ({@code dmsetup
+     * load}, {@code suspend}, {@code resume} in one step): the table is built into the inactive
+     * slot, the device suspended (new I/O is held, I/O in flight completes, waiting at most
+     * {@code timeout}), and resumed, which swaps the table in and lets the held I/O through it. No
+     * I/O fails on the way. If any step fails the device is left as it was: the new table dropped,
+     * the old one live and the device active.
+     *
+     * @param timeout how long the suspend waits for I/O in flight; null for no limit
+     * @throws TableException if the table is refused when built or when it resumes
+     * @throws DmException if the suspend timed out or was interrupted
+     */
+    public void swap(TableSpec table, DeviceLookup lookup, Duration timeout) throws TableException {
+        List<DmIo.Held> replay;
+        RuntimeException failure = null;
+        control.lock();
+        try {
+            checkPresent();
+            replaceInactive(Table.build(table, lookup, config, this, owner));
+            List<DmIo.Held> abandoned = state == DeviceInfo.State.ACTIVE
+                    ? suspendLocked(false, timeout == null ? NO_TIMEOUT : timeout.toNanos()) : null;
+            if (abandoned != null) {
+                replaceInactive(null);
+                replay = abandoned;
+                failure = new DmException("suspend of '" + name() + "' abandoned: " + io.inFlight()
+                        + " I/Os still in flight " + (Thread.currentThread().isInterrupted() ? "when interrupted"
+                        : "after " + timeout) + "; its table is unchanged");
+            } else {
+                try {
+                    replay = resumeLocked(false);
+                } catch (TableException e) {
+                    replaceInactive(null); // suspended with both tables: back to the old one, active
+                    replay = resumeLocked(false);
+                    failure = e;
+                }
+            }
+        } finally {
+            control.unlock();
+        }
+        io.replay(replay);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
      * For a forced remove: swaps in a table of one {@code error} target of the same size (through a
      * noflush suspend, so I/O a target pushes back ends in the error table), so every later I/O
      * fails while users let go. Any loaded table is dropped.

@@ -14,6 +14,7 @@ import io.blockwork.persistence.array.ArrayRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
@@ -31,7 +32,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -429,12 +429,7 @@ public class ArrayService {
     }
 
     private ArrayRecord save(ArrayRecord record) {
-        try {
-            return repository.saveAndFlush(record);
-        } catch (DataIntegrityViolationException e) {
-            throw new ProblemException(Problem.CONFLICT, "the database refused array " + record.getName()
-                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
-        }
+        return Records.save(repository, record, "array " + record.getName());
     }
 
     private ArrayRecord record(String name) {

@@ -162,6 +162,11 @@ public class DeviceRegistry {
         return Optional.ofNullable(name == null ? null : entries.get(name));
     }
 
+    /** The live engine object of {@code name} if it is a {@code type}; empty if there is none, or of another type. */
+    public <T extends BlockDevice> Optional<T> find(String name, Class<T> type) {
+        return find(name).flatMap(e -> e.device(type));
+    }
+
     /** The entry for {@code name}, or not-found. */
     public RegisteredDevice require(String name) {
         return find(name).orElseThrow(() -> ProblemException.notFound("block device", name));

@@ -2,6 +2,7 @@ package io.blockwork.service.device;
 
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.service.assembly.ObjectState;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -26,6 +27,11 @@ public record RegisteredDevice(String name, DeviceKind kind, BlockDevice device,
 
     public boolean live() {
         return device != null;
+    }
+
+    /** The live engine object if it is a {@code type} (a mapped device, a disk, an array); empty otherwise. */
+    public <T extends BlockDevice> Optional<T> device(Class<T> type) {
+        return type.isInstance(device) ? Optional.of(type.cast(device)) : Optional.empty();
     }
 
     RegisteredDevice withHolders(Set<Holder> newHolders, Holder newExclusive) {

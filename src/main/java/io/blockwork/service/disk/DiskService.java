@@ -10,6 +10,7 @@ import io.blockwork.persistence.disk.DiskRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.ForcedRemoval;
@@ -20,7 +21,6 @@ import jakarta.annotation.PreDestroy;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -146,12 +146,7 @@ public class DiskService {
     /* ---- helpers ---- */
 
     private DiskRecord save(DiskRecord record) {
-        try {
-            return repository.saveAndFlush(record);
-        } catch (DataIntegrityViolationException e) {
-            throw new ProblemException(Problem.CONFLICT, "the database refused disk " + record.getName()
-                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
-        }
+        return Records.save(repository, record, "disk " + record.getName());
     }
 
     private DiskRecord record(String name) {

@@ -8,6 +8,7 @@ import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.MappedDevices;
 import io.blockwork.service.device.RegisteredDevice;
 import java.util.Arrays;
 import java.util.Collection;
@@ -31,14 +32,16 @@ import org.springframework.stereotype.Component;
 class DmHolds {
 
     private final DeviceRegistry registry;
+    private final MappedDevices devices;
 
-    DmHolds(DeviceRegistry registry) {
+    DmHolds(DeviceRegistry registry, MappedDevices devices) {
         this.registry = registry;
+        this.devices = devices;
     }
 
     /** Table device names resolve to live devices of any kind. */
     DeviceLookup lookup() {
-        return name -> registry.find(name).filter(RegisteredDevice::live).map(RegisteredDevice::device).orElse(null);
+        return devices.lookup();
     }
 
     /**
@@ -95,10 +98,8 @@ class DmHolds {
     void release(String holder, Collection<String> names) {
         for (String name : names) {
             registry.release(name, holderOf(holder));
-            if (registry.find(name).map(RegisteredDevice::device).orElse(null) instanceof MappedDevice m
-                    && m.info().openCount() > 0) {
-                m.release();
-            }
+            registry.find(name, MappedDevice.class).filter(m -> m.info().openCount() > 0)
+                    .ifPresent(MappedDevice::release);
         }
     }
 

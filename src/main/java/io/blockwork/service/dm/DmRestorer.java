@@ -1,5 +1,6 @@
 package io.blockwork.service.dm;
 
+import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.persistence.dm.DmDeviceRecord;
@@ -24,8 +25,10 @@ class DmRestorer implements RestorableSource {
     private final DmDeviceRepository repository;
     private final DeviceRegistry registry;
     private final DmHolds holds;
+    private final DmConfig config;
 
-    DmRestorer(DmDeviceRepository repository, DeviceRegistry registry, DmHolds holds) {
+    DmRestorer(DmDeviceRepository repository, DeviceRegistry registry, DmHolds holds, DmConfig config) {
+        this.config = config;
         this.repository = repository;
         this.registry = registry;
         this.holds = holds;
@@ -46,7 +49,7 @@ class DmRestorer implements RestorableSource {
     private void assemble(DmDeviceRecord r) {
         MappedDevice d;
         try {
-            d = MappedDevice.create(r.getName(), r.getUuid(), r.getLiveTable(), holds.lookup(), DmService.config(DmService.strategies(r)));
+            d = MappedDevice.create(r.getName(), r.getUuid(), r.getLiveTable(), holds.lookup(), DmService.config(config, DmService.strategies(r)));
         } catch (TableException e) {
             throw new IllegalStateException("its live table is refused: " + e.getMessage(), e);
         }

@@ -10,12 +10,12 @@ import io.blockwork.engine.dm.StatusType;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
-import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.persistence.dm.DmDeviceRecord;
 import io.blockwork.persistence.dm.DmDeviceRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
@@ -32,7 +32,6 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -50,8 +49,8 @@ import org.springframework.stereotype.Service;
 public class DmService {
 
     private static final System.Logger LOG = System.getLogger(DmService.class.getName());
-    private static final DmConfig CONFIG = Targets.config();
 
+    private final DmConfig config;
     private final DmDeviceRepository repository;
     private final DeviceRegistry registry;
     private final ManagementOperations management;
@@ -59,9 +58,10 @@ public class DmService {
     private final ForcedRemoval forcedRemoval;
     private final Duration suspendTimeout;
 
-    public DmService(DmDeviceRepository repository, DeviceRegistry registry, ManagementOperations management,
-                     DmHolds holds, ForcedRemoval forcedRemoval,
+    public DmService(DmConfig config, DmDeviceRepository repository, DeviceRegistry registry,
+                     ManagementOperations management, DmHolds holds, ForcedRemoval forcedRemoval,
                      @Value("${blockwork.dm.suspend-timeout:30s}") Duration suspendTimeout) {
+        this.config = config;
         this.repository = repository;
         this.registry = registry;
         this.management = management;
@@ -70,8 +70,9 @@ public class DmService {
         this.suspendTimeout = suspendTimeout;
     }
 
-    static DmConfig config(DmStrategies strategies) {
-        return strategies.applyTo(CONFIG);
+    /** The service's one dm configuration with a device's strategies. */
+    static DmConfig config(DmConfig base, DmStrategies strategies) {
+        return strategies.applyTo(base);
     }
 
     /** The strategies a record keeps. */
@@ -95,7 +96,7 @@ public class DmService {
             }
             DmStrategies strategies = c.strategies() == null ? DmStrategies.DEFAULTS : c.strategies();
             TableSpec spec = c.table() == null ? null : nonEmpty(spec(c.table()));
-            MappedDevice d = engine(() -> MappedDevice.create(name, uuid, spec, holds.lookup(), config(strategies)));
+            MappedDevice d = engine(() -> MappedDevice.create(name, uuid, spec, holds.lookup(), config(config, strategies)));
             changes.undoOnRollback(d::remove);
             registry.register(name, DeviceKind.DM, d);
             changes.undoOnRollback(() -> registry.unregister(name));
@@ -244,7 +245,7 @@ public class DmService {
         management.run(changes -> {
             DmDeviceRecord record = record(name);
             RegisteredDevice current = registry.require(name);
-            MappedDevice d = current.device() instanceof MappedDevice m ? m : null;
+            MappedDevice d = current.device(MappedDevice.class).orElse(null);
             if (force) {
                 forcedRemoval.dropHolders(name, changes);
             } else if (current.holders().isEmpty() && d != null && d.info().openCount() > 0) {
@@ -365,12 +366,7 @@ public class DmService {
     }
 
     private DmDeviceRecord save(DmDeviceRecord record) {
-        try {
-            return repository.saveAndFlush(record);
-        } catch (DataIntegrityViolationException e) {
-            throw new ProblemException(Problem.CONFLICT, "the database refused dm device " + record.getName()
-                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
-        }
+        return Records.save(repository, record, "dm device " + record.getName());
     }
 
     private DmDeviceRecord record(String name) {

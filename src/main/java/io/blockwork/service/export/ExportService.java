@@ -8,6 +8,7 @@ import io.blockwork.persistence.export.ExportRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.DroppableHolder;
 import io.blockwork.service.device.Holder;
@@ -21,7 +22,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -160,12 +160,7 @@ public class ExportService implements DroppableHolder {
     }
 
     private ExportRecord save(ExportRecord record) {
-        try {
-            return repository.saveAndFlush(record);
-        } catch (DataIntegrityViolationException e) {
-            throw new ProblemException(Problem.CONFLICT, "the database refused export " + record.getName()
-                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
-        }
+        return Records.save(repository, record, "export " + record.getName());
     }
 
     private ExportRecord record(String name) {

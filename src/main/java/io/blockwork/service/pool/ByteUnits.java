@@ -4,13 +4,13 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /** Sizes for people: {@code 4 MiB}, {@code 1.25 GiB}; never more than there is (rounded down). */
-final class ByteUnits {
+public final class ByteUnits {
 
     private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
     private ByteUnits() {}
 
-    static String human(long bytes) {
+    public static String human(long bytes) {
         int unit = 0;
         while (unit + 1 < UNITS.length && bytes >= 1L << (10 * (unit + 1))) {
             unit++;
@@ -21,7 +21,7 @@ final class ByteUnits {
     }
 
     /** {@code "300 extents of 4 MiB"}. */
-    static String extents(long count, long extentSize) {
+    public static String extents(long count, long extentSize) {
         return count + (count == 1 ? " extent" : " extents") + " of " + human(extentSize);
     }
 }

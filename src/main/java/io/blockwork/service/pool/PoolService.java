@@ -2,10 +2,14 @@ package io.blockwork.service.pool;
 
 import io.blockwork.persistence.pool.PoolRecord;
 import io.blockwork.persistence.pool.PoolRepository;
-import io.blockwork.persistence.pool.VolumeRecord;
-import io.blockwork.persistence.pool.VolumeRepository;
+import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeRepository;
+import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeRepository;
 import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
@@ -17,13 +21,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
 /**
  * Pools, like LVM volume groups on one physical volume: a pool divides one block device (a disk,
  * an array, a mapped device) into extents of one size and hands them out to volumes
- * ({@link VolumeService}) through {@link PoolExtents}. Its metadata (the allocation map) is kept in
+ * (the volume feature) through {@link PoolExtents}. Its metadata (the allocation map) is kept in
  * H2, not on the device, so extent 0 starts at the device's byte 0.
  *
  * <p>A pool claims its device exclusively ({@link DeviceRegistry#claimExclusive}): the device must
@@ -136,21 +139,21 @@ public class PoolService {
         });
     }
 
-    /* ---- for volumes and assembly ---- */
+    /* ---- for volumes, snapshots and assembly ---- */
 
     /** The pool's record, or not-found. */
-    PoolRecord record(String name) {
+    public PoolRecord record(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("pool", name));
     }
 
     /** The record of volume {@code name} in {@code pool}, or not-found. */
-    VolumeRecord volume(PoolRecord pool, String name) {
+    public VolumeRecord volume(PoolRecord pool, String name) {
         return volumes.findByName(name).filter(v -> v.getPoolId() == pool.getId())
                 .orElseThrow(() -> ProblemException.notFound("volume in pool " + pool.getName(), name));
     }
 
     /** The pool's record if it is active, else conflict naming why not. */
-    PoolRecord active(String name) {
+    public PoolRecord active(String name) {
         PoolRecord record = record(name);
         ObjectState state = state(name);
         if (!state.live()) {
@@ -192,6 +195,11 @@ public class PoolService {
         }
     }
 
+    /** The assembly reference of a pool: what its volumes are assembled after. */
+    public static Ref ref(PoolRecord pool) {
+        return new Ref(HOLDER_KIND, pool.getName());
+    }
+
     static Holder holder(String poolName) {
         return new Holder(HOLDER_KIND, poolName);
     }
@@ -214,12 +222,7 @@ public class PoolService {
     }
 
     private PoolRecord save(PoolRecord record) {
-        try {
-            return repository.saveAndFlush(record);
-        } catch (DataIntegrityViolationException e) {
-            throw new ProblemException(Problem.CONFLICT, "the database refused pool " + record.getName()
-                    + ": " + e.getMostSpecificCause().getMessage()).causedBy(e);
-        }
+        return Records.save(repository, record, "pool " + record.getName());
     }
 
     private PoolView view(PoolRecord r) {

@@ -17,8 +17,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import com.jayway.jsonpath.JsonPath;
 import io.blockwork.service.pool.Segment;
-import io.blockwork.service.pool.VolumeResult;
-import io.blockwork.service.pool.VolumeService;
+import io.blockwork.service.volume.VolumeResult;
+import io.blockwork.service.volume.VolumeService;
 import io.blockwork.support.AppTest;
 import java.util.Arrays;
 import java.util.List;

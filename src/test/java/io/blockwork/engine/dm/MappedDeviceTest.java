@@ -12,6 +12,7 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.dm.targets.Targets;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -151,5 +152,24 @@ class MappedDeviceTest {
         assertThat(d.limits().logicalBlockSize()).isEqualTo(4096);
         assertThat(SyncIo.execute(d, BioOp.WRITE, 512, 512, BioFlags.NONE, MemorySegment.ofArray(new byte[512])))
                 .isEqualTo(IoStatus.INVALID);
+    }
+
+    @Test
+    void swapMakesANewTableLiveInOneStepAndARefusedOneChangesNothing() throws Exception {
+        MappedDevice d = MappedDevice.create("sw", null, "0 1024 linear d0 0\n", devs, devs.config());
+        d.swap(TableSpec.parse("0 1024 linear d0 0\n1024 1024 linear d1 0\n"), devs, Duration.ofSeconds(5));
+        assertThat(d.sizeBytes()).isEqualTo(2048 * 512L);
+        assertThat(d.info().state()).isEqualTo(DeviceInfo.State.ACTIVE);
+        assertThat(d.info().inactiveTable()).isFalse();
+        assertThat(d.info().eventNumber()).isEqualTo(1);
+
+        String before = d.tableText();
+        assertThatThrownBy(() -> d.swap(TableSpec.parse("0 8 linear nope 0\n"), devs, null))
+                .isInstanceOf(TableException.class);
+        assertThat(d.tableText()).isEqualTo(before);
+        assertThat(d.info().state()).isEqualTo(DeviceInfo.State.ACTIVE);
+        assertThat(d.info().inactiveTable()).isFalse();
+        assertThat(SyncIo.execute(d, BioOp.WRITE, 1024 * 512L, 512, BioFlags.NONE, MemorySegment.ofArray(new byte[512])))
+                .isEqualTo(IoStatus.OK);
     }
 }

@@ -17,6 +17,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.snapshot.NewSnapshot;
+import io.blockwork.service.snapshot.SnapshotService;
+import io.blockwork.service.volume.VolumeChange;
+import io.blockwork.service.volume.VolumeService;
 import io.blockwork.support.AppTest;
 import io.blockwork.support.PoolState;
 import java.util.Random;

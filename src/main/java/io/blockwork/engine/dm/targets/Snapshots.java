@@ -114,6 +114,16 @@ public final class Snapshots {
                 .or(() -> target(device, SnapshotMergeTarget.class).map(SnapshotMergeTarget::snapshotStatus));
     }
 
+    /** Whether {@code device}'s live table is one {@code snapshot-origin} target. */
+    public static boolean isOrigin(MappedDevice device) {
+        return target(device, SnapshotOriginTarget.class).isPresent();
+    }
+
+    /** Whether {@code device}'s live table is one {@code snapshot-merge} target. */
+    public static boolean isMerging(MappedDevice device) {
+        return target(device, SnapshotMergeTarget.class).isPresent();
+    }
+
     private static <T extends Target> Optional<T> target(MappedDevice device, Class<T> type) {
         Table t = device.liveTable();
         if (t == null || t.entries().size() != 1) {

@@ -1,0 +1,73 @@
+package io.blockwork.api.snapshot;
+
+import io.blockwork.api.units.ByteSize;
+import io.blockwork.service.device.DeviceNames;
+import io.blockwork.service.snapshot.SnapshotView;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import java.time.Instant;
+import java.util.List;
+
+/** The JSON shapes of the snapshots API. */
+final class SnapshotBodies {
+
+    private SnapshotBodies() {}
+
+    @Schema(description = "A new snapshot of a volume")
+    record CreateSnapshot(
+            @Schema(description = "Unique among all block devices; the snapshot is a block device of that name, and "
+                    + "its COW space the hidden device <name>-cow", example = "vol0-snap", pattern = DeviceNames.PATTERN)
+            @NotNull @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
+            String name,
+            @Schema(description = "Copy-on-write space, allocated from the volume's pool: a whole number of 512-byte "
+                    + "sectors, rounded up to whole extents. When it fills up the snapshot becomes invalid")
+            @NotNull
+            ByteSize size,
+            @Schema(description = "The copy-on-write unit: a power of two from 4 KiB to 512 KiB; default 4 KiB")
+            ByteSize chunkSize,
+            @Schema(description = "Keep the exceptions on the COW space (survives restarts; default true), or in memory "
+                    + "(lost at a restart, cannot be merged)")
+            Boolean persistent) {
+    }
+
+    record Snapshot(
+            String name,
+            String pool,
+            @Schema(description = "The volume it is a snapshot of (its origin)") String volume,
+            @Schema(description = "Its COW space") long sizeBytes,
+            long extents,
+            long chunkSizeBytes,
+            boolean persistent,
+            @Schema(description = "active; invalid (its COW space filled up, it returns errors); overflow; merging; "
+                    + "merge-failed; or failed / blocked when start-up could not assemble it (see reason)",
+                    allowableValues = {"active", "invalid", "overflow", "merging", "merge-failed", "failed", "blocked"})
+            String state,
+            @Schema(description = "Why it is failed or blocked") String reason,
+            @Schema(description = "How full its COW space is, in percent (allocated / total of its status line, "
+                    + "metadata included); absent unless active", example = "12.5")
+            Double fillPercent,
+            @Schema(description = "COW space in use, metadata included; absent unless active") Long allocatedBytes,
+            @Schema(description = "Chunks it keeps (copied out of the volume, or written to it); absent unless active")
+            Long exceptions,
+            @Schema(description = "Progress of the merge (rollback); absent unless merging") Merge merge,
+            @Schema(description = "Names of its NBD exports") List<String> exports,
+            @Schema(description = "Its status line as dmsetup status prints it (sectors)", example = "0 8192 snapshot 24/4096 16")
+            String status,
+            Instant createdAt) {
+
+        static Snapshot of(SnapshotView s) {
+            SnapshotView.MergeProgress m = s.merge();
+            return new Snapshot(s.name(), s.pool(), s.volume(), s.sizeBytes(), s.extentCount(), s.chunkSizeBytes(),
+                    s.persistent(), s.state(), s.reason(), s.fillPercent(), s.allocatedBytes(), s.exceptions(),
+                    m == null ? null : new Merge(m.exceptionsAtStart(), m.exceptionsLeft(), m.percent()), s.exports(),
+                    s.status(), s.createdAt());
+        }
+    }
+
+    record Merge(
+            @Schema(description = "Chunks to copy back when the merge began") long exceptionsAtStart,
+            @Schema(description = "Chunks still to copy back") Long exceptionsLeft,
+            @Schema(description = "Done, 0 to 100") double percent) {
+    }
+}

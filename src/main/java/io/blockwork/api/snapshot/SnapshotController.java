@@ -1,0 +1,94 @@
+package io.blockwork.api.snapshot;
+
+import io.blockwork.api.snapshot.SnapshotBodies.CreateSnapshot;
+import io.blockwork.api.snapshot.SnapshotBodies.Snapshot;
+import io.blockwork.service.snapshot.NewSnapshot;
+import io.blockwork.service.snapshot.SnapshotMerges;
+import io.blockwork.service.snapshot.SnapshotService;
+import io.blockwork.service.snapshot.SnapshotView;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/pools/{pool}/volumes/{volume}/snapshots")
+@Tag(name = "Snapshots", description = "Snapshots of volumes, like LVM snapshots: the volume as it was when the "
+        + "snapshot was taken, kept by copy-on-write into space allocated from the volume's pool. The volume keeps its "
+        + "name and stays writable (its device becomes a snapshot-origin over the hidden <volume>-real); each snapshot "
+        + "is a block device of kind snapshot (snapshot <volume>-real <name>-cow P <chunk>), which can be read, "
+        + "written and exported over NBD (read-only with \"readOnly\": true). A volume with snapshots cannot be "
+        + "resized or renamed.")
+class SnapshotController {
+
+    private final SnapshotService snapshots;
+    private final SnapshotMerges merges;
+
+    SnapshotController(SnapshotService snapshots, SnapshotMerges merges) {
+        this.snapshots = snapshots;
+        this.merges = merges;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Take a snapshot", description = "Allocates its COW space and starts it; from now on the "
+            + "first write to each chunk of the volume copies the old chunk out first. Not enough free space is 409 "
+            + "insufficient-space; a name in use is 409 name-taken; a volume merging a snapshot is 409 invalid-state.")
+    @ApiResponse(responseCode = "201", description = "Taken; Location names the new snapshot")
+    ResponseEntity<Snapshot> createSnapshot(@PathVariable String pool, @PathVariable String volume,
+                                            @Valid @RequestBody CreateSnapshot body) {
+        SnapshotView s = snapshots.create(pool, volume, new NewSnapshot(body.name(), body.size().bytes(),
+                body.chunkSize() == null ? null : body.chunkSize().bytes(), body.persistent()));
+        return ResponseEntity.created(URI.create("/api/v1/pools/" + pool + "/volumes/" + volume + "/snapshots/"
+                + s.name())).body(Snapshot.of(s));
+    }
+
+    @GetMapping
+    @Operation(summary = "List a volume's snapshots", description = "Oldest first, with state and how full each is.")
+    List<Snapshot> listSnapshots(@PathVariable String pool, @PathVariable String volume) {
+        return snapshots.list(pool, volume).stream().map(Snapshot::of).toList();
+    }
+
+    @GetMapping("/{name}")
+    @Operation(summary = "Show a snapshot", description = "State, fill percentage, and a merge's progress.")
+    Snapshot getSnapshot(@PathVariable String pool, @PathVariable String volume, @PathVariable String name) {
+        return Snapshot.of(snapshots.get(pool, volume, name));
+    }
+
+    @PostMapping("/{name}/merge")
+    @Operation(summary = "Roll the volume back to the snapshot (merge)", description = "The volume shows the "
+            + "snapshot's content at once and stays readable and writable while the snapshot's chunks are copied back "
+            + "(progress in GET, state merging). When done, the snapshot and its COW space are gone. Refused with 409: "
+            + "invalid-state while the volume merges another snapshot, device-busy while the snapshot is exported, "
+            + "not-supported for a transient snapshot, conflict for an invalid one.")
+    @ApiResponse(responseCode = "202", description = "Merging")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    Snapshot mergeSnapshot(@PathVariable String pool, @PathVariable String volume, @PathVariable String name) {
+        return Snapshot.of(merges.merge(pool, volume, name));
+    }
+
+    @DeleteMapping("/{name}")
+    @Operation(summary = "Delete a snapshot and free its COW space", description = "The volume goes back to a plain "
+            + "linear table with its last snapshot. Refused with 409 device-busy while it is exported, unless "
+            + "force=true, which removes its exports with it; 409 invalid-state while it merges.")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void deleteSnapshot(@PathVariable String pool, @PathVariable String volume, @PathVariable String name,
+                        @Parameter(description = "Also remove its exports") @RequestParam(defaultValue = "false")
+                        boolean force) {
+        snapshots.delete(pool, volume, name, force);
+    }
+}

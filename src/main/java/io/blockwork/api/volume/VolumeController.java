@@ -1,0 +1,123 @@
+package io.blockwork.api.volume;
+
+import io.blockwork.api.volume.VolumeBodies.ChangeVolume;
+import io.blockwork.api.volume.VolumeBodies.CreateVolume;
+import io.blockwork.api.volume.VolumeBodies.RenameVolume;
+import io.blockwork.api.volume.VolumeBodies.Volume;
+import io.blockwork.service.volume.VolumeChange;
+import io.blockwork.service.volume.VolumeResult;
+import io.blockwork.service.volume.VolumeService;
+import io.blockwork.service.volume.VolumeView;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1")
+@Tag(name = "Volumes", description = "Volumes, like LVM logical volumes: whole extents of a pool, contiguous when one "
+        + "free run holds them, else from several runs (segments). Each volume is a block device of kind volume under "
+        + "its own name (a mapped device of linear targets over the pool's device), so the data endpoints, statistics "
+        + "and NBD exports work on it. Sizes are whole 512-byte sectors, rounded up to whole extents.")
+class VolumeController {
+
+    private static final String POOLS = "/api/v1/pools/";
+
+    private final VolumeService volumes;
+
+    VolumeController(VolumeService volumes) {
+        this.volumes = volumes;
+    }
+
+    @PostMapping(path = "/pools/{pool}/volumes", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create a volume", description = "Allocates its extents and makes it a block device. A retry "
+            + "with the same name and size in the same pool answers 200 with the volume already there; the same name "
+            + "with another pool or size is 409 name-taken. Not enough free space is 409 insufficient-space, which "
+            + "says how much is free.")
+    @ApiResponse(responseCode = "201", description = "Created; Location names the new volume")
+    @ApiResponse(responseCode = "200", description = "The identical volume exists already (a retried create); "
+            + "Location names it")
+    ResponseEntity<Volume> createVolume(@PathVariable String pool, @Valid @RequestBody CreateVolume body) {
+        VolumeResult result = volumes.create(pool, body.name(), body.size().bytes());
+        URI location = location(result.volume());
+        return result.created() ? ResponseEntity.created(location).body(Volume.of(result))
+                : ResponseEntity.ok().location(location).body(Volume.of(result));
+    }
+
+    @GetMapping("/volumes")
+    @Operation(summary = "List volumes of every pool", description = "Like lvs: pool, size, segments, device, "
+            + "attributes and exports of every configured volume, by name.")
+    List<Volume> listAllVolumes() {
+        return volumes.list().stream().map(Volume::of).toList();
+    }
+
+    @GetMapping("/pools/{pool}/volumes")
+    @Operation(summary = "List a pool's volumes")
+    List<Volume> listVolumes(@PathVariable String pool) {
+        return volumes.list(pool).stream().map(Volume::of).toList();
+    }
+
+    @GetMapping("/pools/{pool}/volumes/{name}")
+    @Operation(summary = "Show a volume", description = "With its segments (volume extents → pool extents) and its table.")
+    Volume getVolume(@PathVariable String pool, @PathVariable String name) {
+        return Volume.of(volumes.get(pool, name));
+    }
+
+    @PatchMapping(path = "/pools/{pool}/volumes/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Resize and/or rename a volume", description = "size: absolute (\"20GiB\") or relative "
+            + "(\"+5GiB\", \"-1GiB\"), rounded up to whole extents. Growing is online: I/O in flight completes and new "
+            + "I/O waits for the bigger table, none fails. Shrinking needs \"allowShrink\": true (409 "
+            + "shrink-not-confirmed otherwise): the data past the new end is lost and its extents are freed. name: "
+            + "refused with 409 device-busy while the volume is exported or used. Both are refused with 409 "
+            + "has-snapshots while the volume has snapshots.")
+    ResponseEntity<Volume> changeVolume(@PathVariable String pool, @PathVariable String name,
+                                        @Valid @RequestBody ChangeVolume body) {
+        SizeChange size = body.size();
+        VolumeChange change = new VolumeChange(size == null || size.relative() ? null : size.bytes(),
+                size == null || !size.relative() ? null : size.bytes(), Boolean.TRUE.equals(body.allowShrink()),
+                body.name());
+        VolumeResult result = volumes.change(pool, name, change);
+        return ResponseEntity.ok().location(location(result.volume())).body(Volume.of(result));
+    }
+
+    @PostMapping(path = "/pools/{pool}/volumes/{name}/rename", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Rename a volume", description = "The same as PATCH {\"name\"}; refused with 409 device-busy "
+            + "while the volume is exported or used.")
+    ResponseEntity<Volume> renameVolume(@PathVariable String pool, @PathVariable String name,
+                                        @Valid @RequestBody RenameVolume body) {
+        VolumeView renamed = volumes.rename(pool, name, body.newName());
+        return ResponseEntity.ok().location(location(renamed)).body(Volume.of(renamed));
+    }
+
+    @DeleteMapping("/pools/{pool}/volumes/{name}")
+    @Operation(summary = "Delete a volume and free its extents", description = "Refused with 409 device-busy while it "
+            + "is exported or used, and with 409 has-snapshots while it has snapshots. With force=true its snapshots and "
+            + "NBD exports (theirs too) are removed with it (their clients are disconnected) and I/O still coming "
+            + "fails; mapped devices built on it still refuse it.")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void deleteVolume(@PathVariable String pool, @PathVariable String name,
+                      @Parameter(description = "Also remove its exports") @RequestParam(defaultValue = "false")
+                      boolean force) {
+        volumes.delete(pool, name, force);
+    }
+
+    private static URI location(VolumeView v) {
+        return URI.create(POOLS + v.pool() + "/volumes/" + v.name());
+    }
+}

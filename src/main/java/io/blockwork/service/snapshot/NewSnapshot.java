@@ -1,0 +1,40 @@
+package io.blockwork.service.snapshot;
+
+import io.blockwork.service.problem.ProblemException;
+import io.blockwork.service.volume.VolumeService;
+
+/**
+ * A snapshot to take, as the API gives it.
+ *
+ * @param sizeBytes its copy-on-write space, rounded up to whole extents of the pool
+ * @param chunkBytes the copy-on-write unit; null for {@link #DEFAULT_CHUNK_BYTES}
+ * @param persistent null or true for a persistent exception store (survives restarts), false for a transient one
+ */
+public record NewSnapshot(String name, Long sizeBytes, Long chunkBytes, Boolean persistent) {
+
+    public static final long DEFAULT_CHUNK_BYTES = 4096;
+    public static final long MIN_CHUNK_BYTES = 4096;
+    public static final long MAX_CHUNK_BYTES = 512 * 1024;
+
+    /** The COW space in bytes, or validation-failed at "size". */
+    long checkedSize() {
+        if (sizeBytes == null) {
+            throw ProblemException.invalid("size", "the snapshot's copy-on-write space is required");
+        }
+        if (sizeBytes <= 0 || sizeBytes % VolumeService.SECTOR != 0) {
+            throw ProblemException.invalid("size", "the copy-on-write space is a positive whole number of 512-byte"
+                    + " sectors, not " + sizeBytes + " bytes");
+        }
+        return sizeBytes;
+    }
+
+    /** The chunk size in sectors, or validation-failed at "chunkSize". */
+    long chunkSectors() {
+        long b = chunkBytes == null ? DEFAULT_CHUNK_BYTES : chunkBytes;
+        if (b < MIN_CHUNK_BYTES || b > MAX_CHUNK_BYTES || Long.bitCount(b) != 1) {
+            throw ProblemException.invalid("chunkSize", "the chunk size is a power of two from 4 KiB to 512 KiB, not "
+                    + b + " bytes").with("chunkSizeBytes", b);
+        }
+        return b >> 9;
+    }
+}

@@ -1,0 +1,167 @@
+package io.blockwork.service.snapshot;
+
+import io.blockwork.engine.dm.DmException;
+import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.snapshot.SnapshotStatus;
+import io.blockwork.engine.dm.snapshot.StoreType;
+import io.blockwork.engine.dm.targets.Snapshots;
+import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.snapshot.SnapshotRecord;
+import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeRepository;
+import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.pool.PoolService;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import jakarta.annotation.PreDestroy;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.springframework.stereotype.Service;
+
+/**
+ * Merges (rollbacks) of volume snapshots: a merge makes the volume show the snapshot's content at
+ * once and copies the snapshot's chunks back in the background; a watcher finishes it (the
+ * snapshot and its COW space go, {@link SnapshotTeardown}) when the merge target reports it done.
+ * While it runs, the snapshot's name stays taken as {@code merging}.
+ */
+@Service
+public class SnapshotMerges {
+
+    private static final System.Logger LOG = System.getLogger(SnapshotMerges.class.getName());
+
+    private final PoolService pools;
+    private final VolumeRepository volumes;
+    private final SnapshotRecords records;
+    private final SnapshotDevices devices;
+    private final SnapshotTeardown teardown;
+    private final SnapshotViews views;
+    private final DeviceRegistry registry;
+    private final ManagementOperations management;
+    /** Snapshots merging into their volumes, to the volume's name; the watcher finishes them. */
+    private final Map<String, String> merging = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("snapshot-merge-watcher").factory());
+
+    SnapshotMerges(PoolService pools, VolumeRepository volumes, SnapshotRecords records, SnapshotDevices devices, SnapshotTeardown teardown,
+                   SnapshotViews views, DeviceRegistry registry, ManagementOperations management) {
+        this.pools = pools;
+        this.volumes = volumes;
+        this.records = records;
+        this.devices = devices;
+        this.teardown = teardown;
+        this.views = views;
+        this.registry = registry;
+        this.management = management;
+        watcher.scheduleWithFixedDelay(this::finishMerges, 100, 100, TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        watcher.shutdownNow();
+    }
+
+    /**
+     * Rolls the volume back to the snapshot: from now on the volume reads as the snapshot, while its
+     * chunks are copied back. When that is done the snapshot and its COW space are gone.
+     */
+    public SnapshotView merge(String poolName, String volumeName, String name) {
+        return management.apply(changes -> {
+            PoolRecord pool = pools.record(poolName);
+            VolumeRecord volume = pools.volume(pool, volumeName);
+            SnapshotRecord record = records.of(volume, name);
+            records.merging(volume).ifPresent(r -> {
+                throw new ProblemException(Problem.INVALID_STATE, "volume " + volumeName + " is merging snapshot "
+                        + r.getName() + " already; one merge at a time").with("merging", r.getName());
+            });
+            if (!StoreType.PERSISTENT.code().equals(record.getStore())) {
+                throw new ProblemException(Problem.NOT_SUPPORTED, "snapshot " + name + " is transient: only persistent"
+                        + " snapshots can be merged");
+            }
+            RegisteredDevice entry = registry.require(name);
+            MappedDevice snap = entry.device(MappedDevice.class).orElseThrow(() -> new ProblemException(
+                    Problem.CONFLICT, "snapshot " + name + " is not active (" + entry.state().reason()
+                    + "), so it cannot be merged"));
+            if (!entry.holders().isEmpty()) {
+                List<String> holders = entry.holders().stream().map(Holder::toString).sorted().toList();
+                throw new ProblemException(Problem.DEVICE_BUSY, "snapshot " + name + " is used by "
+                        + String.join(", ", holders) + "; a merge removes its device, so remove them first")
+                        .with("holders", holders);
+            }
+            SnapshotStatus status = Snapshots.status(snap).orElseThrow();
+            if (status.state() != SnapshotStatus.State.VALID) {
+                throw new ProblemException(Problem.CONFLICT, "snapshot " + name + " is " + status.text()
+                        + ": its content is incomplete, so it cannot be merged; delete it");
+            }
+            MappedDevice v = devices.liveVolume(volumeName);
+            record.setMergeExceptions(status.exceptions());
+            records.save(record);
+            RegisteredDevice taken = registry.unregister(name);
+            changes.undoOnRollback(() -> registry.reinstate(taken));
+            registry.reserve(name, DeviceKind.SNAPSHOT, SnapshotHolds.mergingState(volumeName));
+            changes.undoOnRollback(() -> registry.unregister(name));
+            // the one step that is not undone: last, after everything that can fail
+            try {
+                devices.merge(v, snap);
+            } catch (DmException e) {
+                throw new ProblemException(Problem.CONFLICT, e.getMessage()).causedBy(e);
+            }
+            merging.put(name, volumeName);
+            return views.view(record, volume, pool);
+        });
+    }
+
+    /** Start-up: a merge that was running continues; the watcher finishes it. */
+    void watch(String snapshot, String volume) {
+        merging.put(snapshot, volume);
+    }
+
+    boolean isMerging(String snapshot) {
+        return merging.containsKey(snapshot);
+    }
+
+    private void finishMerges() {
+        for (Map.Entry<String, String> m : merging.entrySet()) {
+            if (!mergeDone(m.getValue())) {
+                continue; // not yet (or failed): nothing to do under the management lock
+            }
+            String name = m.getKey();
+            try {
+                finishMerge(name);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot finish the merge of snapshot " + name + " yet", e);
+            }
+        }
+    }
+
+    private boolean mergeDone(String volume) {
+        return registry.find(volume, MappedDevice.class).flatMap(Snapshots::status)
+                .map(s -> s.merge() == SnapshotStatus.MergeState.DONE).orElse(false);
+    }
+
+    /** If the merge of {@code name} is done: the volume back to snapshot-origin (or linear), the snapshot gone. */
+    void finishMerge(String name) {
+        management.run(changes -> {
+            SnapshotRecord record = records.find(name).filter(SnapshotRecord::isMerging).orElse(null);
+            VolumeRecord volume = record == null ? null : volumes.findById(record.getVolumeId()).orElse(null);
+            if (volume == null) {
+                merging.remove(name);
+                return;
+            }
+            if (!mergeDone(volume.getName())) {
+                return;
+            }
+            RegisteredDevice reserved = registry.unregister(name);
+            changes.undoOnRollback(() -> registry.reinstate(reserved));
+            teardown.takeOut(volume, record, changes);
+            changes.afterCommit(() -> merging.remove(name));
+        });
+    }
+}

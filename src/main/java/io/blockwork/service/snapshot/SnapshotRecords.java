@@ -1,0 +1,64 @@
+package io.blockwork.service.snapshot;
+
+import io.blockwork.persistence.snapshot.SnapshotRecord;
+import io.blockwork.persistence.snapshot.SnapshotRepository;
+import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.service.consistency.Records;
+import io.blockwork.service.pool.ExtentOwner;
+import io.blockwork.service.pool.PoolExtents;
+import io.blockwork.service.problem.ProblemException;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/** Snapshot records and their COW extents, as every snapshot operation reads and changes them. */
+@Component
+class SnapshotRecords {
+
+    private final SnapshotRepository repository;
+    private final PoolExtents extents;
+
+    SnapshotRecords(SnapshotRepository repository, PoolExtents extents) {
+        this.repository = repository;
+        this.extents = extents;
+    }
+
+    /** The volume's snapshots, oldest first. */
+    List<SnapshotRecord> of(VolumeRecord volume) {
+        return repository.findAllByVolumeIdOrderByIdAsc(volume.getId());
+    }
+
+    List<String> names(VolumeRecord volume) {
+        return of(volume).stream().map(SnapshotRecord::getName).toList();
+    }
+
+    /** The snapshot the volume is merging, if any. */
+    Optional<SnapshotRecord> merging(VolumeRecord volume) {
+        return of(volume).stream().filter(SnapshotRecord::isMerging).findFirst();
+    }
+
+    /** Snapshot {@code name} of {@code volume}, or not-found. */
+    SnapshotRecord of(VolumeRecord volume, String name) {
+        return repository.findByName(name).filter(s -> s.getVolumeId() == volume.getId())
+                .orElseThrow(() -> ProblemException.notFound("snapshot of volume " + volume.getName(), name));
+    }
+
+    Optional<SnapshotRecord> find(String name) {
+        return repository.findByName(name);
+    }
+
+    SnapshotRecord save(SnapshotRecord record) {
+        return Records.save(repository, record, "snapshot " + record.getName());
+    }
+
+    /** The snapshot's COW extents are freed and its record deleted. */
+    void forget(SnapshotRecord record) {
+        extents.release(owner(record));
+        repository.delete(record);
+        repository.flush();
+    }
+
+    static ExtentOwner owner(SnapshotRecord record) {
+        return ExtentOwner.snapshot(record.getId());
+    }
+}

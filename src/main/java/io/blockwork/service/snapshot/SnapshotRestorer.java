@@ -1,0 +1,47 @@
+package io.blockwork.service.snapshot;
+
+import io.blockwork.persistence.snapshot.SnapshotRepository;
+import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeRepository;
+import io.blockwork.service.assembly.Ref;
+import io.blockwork.service.assembly.Restorable;
+import io.blockwork.service.assembly.RestorableSource;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.volume.VolumeService;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/**
+ * Snapshots in the start-up report. A volume's snapshots are rebuilt with it
+ * ({@link SnapshotAssembly}, through the volume's restorable), before anything can write to it;
+ * these restorables, ordered after their volume, report what came back and why not.
+ */
+@Component
+class SnapshotRestorer implements RestorableSource {
+
+    private final SnapshotRepository repository;
+    private final VolumeRepository volumes;
+    private final SnapshotAssembly assembly;
+
+    SnapshotRestorer(SnapshotRepository repository, VolumeRepository volumes, SnapshotAssembly assembly) {
+        this.repository = repository;
+        this.volumes = volumes;
+        this.assembly = assembly;
+    }
+
+    @Override
+    public List<Restorable> restorables() {
+        Map<Long, VolumeRecord> byId = volumes.findAll().stream()
+                .collect(Collectors.toMap(VolumeRecord::getId, Function.identity()));
+        return repository.findAllByOrderByIdAsc().stream()
+                .map(s -> new Restorable(new Ref(DeviceKind.SNAPSHOT.label(), s.getName()),
+                        Set.of(VolumeService.ref(byId.get(s.getVolumeId()))),
+                        () -> assembly.requireAssembled(s.getName()),
+                        state -> assembly.markUnavailable(s.getName(), state)))
+                .toList();
+    }
+}

@@ -1,0 +1,74 @@
+package io.blockwork.service.snapshot;
+
+import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.snapshot.SnapshotStatus;
+import io.blockwork.engine.dm.snapshot.StoreType;
+import io.blockwork.engine.dm.targets.Snapshots;
+import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.snapshot.SnapshotRecord;
+import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.export.ExportService;
+import java.util.List;
+import org.springframework.stereotype.Component;
+
+/** A snapshot's record and live devices as the API shows them ({@link SnapshotView}). */
+@Component
+class SnapshotViews {
+
+    private final DeviceRegistry registry;
+
+    SnapshotViews(DeviceRegistry registry) {
+        this.registry = registry;
+    }
+
+    SnapshotView view(SnapshotRecord r, VolumeRecord volume, PoolRecord pool) {
+        RegisteredDevice entry = registry.find(r.getName()).orElse(null);
+        long es = pool.getExtentSizeBytes();
+        String state;
+        String reason = null;
+        SnapshotStatus status = null;
+        SnapshotView.MergeProgress merge = null;
+        String statusLine = null;
+        if (r.isMerging()) {
+            state = "merging";
+            MappedDevice v = registry.find(volume.getName(), MappedDevice.class).orElse(null);
+            status = v == null ? null : Snapshots.status(v).orElse(null);
+            if (status != null && status.state() == SnapshotStatus.State.MERGE_FAILED) {
+                state = "merge-failed";
+            }
+            Long left = status == null ? null : status.exceptions();
+            long start = r.getMergeExceptions();
+            double percent = left == null ? 0 : start == 0 ? 100 : 100.0 * (start - Math.min(left, start)) / start;
+            merge = new SnapshotView.MergeProgress(start, left, round(percent));
+        } else if (entry != null && entry.live() && entry.device() instanceof MappedDevice d) {
+            status = Snapshots.status(d).orElse(null);
+            statusLine = d.statusText().strip();
+            state = status == null ? "active" : switch (status.state()) {
+                case VALID -> "active";
+                case INVALID -> "invalid";
+                case OVERFLOW -> "overflow";
+                case MERGE_FAILED -> "merge-failed";
+            };
+        } else {
+            ObjectState s = entry == null ? ObjectState.failed("not assembled") : entry.state();
+            state = s.actual();
+            reason = s.reason();
+        }
+        boolean known = status != null && status.state() == SnapshotStatus.State.VALID;
+        List<String> exports = entry == null ? List.of() : entry.holders().stream()
+                .filter(h -> h.kind().equals(ExportService.HOLDER_KIND)).map(Holder::name).sorted().toList();
+        return new SnapshotView(r.getName(), pool.getName(), volume.getName(), r.getExtentCount() * es,
+                r.getExtentCount(), r.getChunkSectors() << 9, StoreType.PERSISTENT.code().equals(r.getStore()), state,
+                reason, known ? round(status.fillPercent()) : null, known ? status.allocatedSectors() << 9 : null,
+                known ? status.exceptions() : null, merge, exports, statusLine, r.getCreatedAt());
+    }
+
+    private static double round(double percent) {
+        return Math.round(percent * 100) / 100.0;
+    }
+
+}

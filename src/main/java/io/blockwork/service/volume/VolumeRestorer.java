@@ -1,0 +1,54 @@
+package io.blockwork.service.volume;
+
+import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.pool.PoolRepository;
+import io.blockwork.persistence.volume.VolumeRepository;
+import io.blockwork.service.assembly.Restorable;
+import io.blockwork.service.assembly.RestorableSource;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.pool.PoolService;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/**
+ * Volumes at start-up, each after its pool: its table is rebuilt from its segments, then its
+ * snapshots ({@link VolumeSnapshots#assemble}) before anything can write to it. A volume that
+ * cannot come back keeps its name, failed or blocked with why.
+ */
+@Component
+class VolumeRestorer implements RestorableSource {
+
+    private final PoolRepository pools;
+    private final VolumeRepository repository;
+    private final VolumeService volumes;
+    private final VolumeSnapshots snapshots;
+    private final DeviceRegistry registry;
+
+    VolumeRestorer(PoolRepository pools, VolumeRepository repository, VolumeService volumes,
+                   VolumeSnapshots snapshots, DeviceRegistry registry) {
+        this.pools = pools;
+        this.repository = repository;
+        this.volumes = volumes;
+        this.snapshots = snapshots;
+        this.registry = registry;
+    }
+
+    @Override
+    public List<Restorable> restorables() {
+        Map<Long, PoolRecord> byId = pools.findAll().stream()
+                .collect(Collectors.toMap(PoolRecord::getId, Function.identity()));
+        return repository.findAllByOrderByNameAsc().stream()
+                .map(v -> new Restorable(VolumeService.ref(v), Set.of(PoolService.ref(byId.get(v.getPoolId()))),
+                        () -> {
+                            volumes.assemble(v);
+                            snapshots.assemble(v);
+                        },
+                        state -> registry.reserve(v.getName(), DeviceKind.VOLUME, state)))
+                .toList();
+    }
+}

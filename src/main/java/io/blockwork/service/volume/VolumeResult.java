@@ -1,0 +1,24 @@
+package io.blockwork.service.volume;
+
+import io.blockwork.service.pool.ByteUnits;
+
+/**
+ * What a create or resize did.
+ *
+ * @param created false when a create found the identical volume already there (a retry), or for a resize
+ * @param requestedBytes the size asked for; the volume's size is that rounded up to whole extents
+ */
+public record VolumeResult(VolumeView volume, boolean created, long requestedBytes) {
+
+    /** Bytes added by rounding up to whole extents. */
+    public long roundedUpBytes() {
+        return volume.sizeBytes() - requestedBytes;
+    }
+
+    /** Says whether the size was rounded up, and to what. */
+    public String note() {
+        return roundedUpBytes() == 0 ? "a whole number of extents"
+                : "rounded up by " + roundedUpBytes() + " bytes to whole extents of "
+                + ByteUnits.human(volume.extentSizeBytes());
+    }
+}

@@ -1,0 +1,21 @@
+package io.blockwork.service.volume;
+
+import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.service.consistency.EngineChanges;
+import java.util.List;
+
+/**
+ * What a volume needs from its snapshots. The snapshot feature implements it, so that volumes do
+ * not depend on snapshots (snapshots depend on volumes and pools).
+ */
+public interface VolumeSnapshots {
+
+    /** Names of the volume's snapshots, oldest first. */
+    List<String> names(VolumeRecord volume);
+
+    /** A forced volume delete: every snapshot of the volume goes first, in the same operation. */
+    void dropAll(VolumeRecord volume, EngineChanges changes);
+
+    /** Start-up: rebuilds the snapshots of a volume whose device was just assembled, before anything uses it. */
+    void assemble(VolumeRecord volume);
+}
