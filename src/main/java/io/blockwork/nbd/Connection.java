@@ -25,6 +25,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One client connection.
  *
+ * <p>Why one class of this size: the reader loop, the completion callbacks, the budget and the
+ * shutdown count ({@link #outstanding}) share state whose ordering is the whole point (who may
+ * send a reply, when the last one has gone, when buffers may be freed); split apart, that
+ * ordering would be spread over package-private accessors. The protocol's pieces that need no
+ * such state live elsewhere: the handshake ({@link Handshake}), reply encoding ({@link ReplyWriter}),
+ * buffers ({@link BufferPool}) and the budget ({@link MemoryBudget}).
+ *
  * <p>Threading. A platform thread runs the handshake and then reads requests. It never waits for
  * a request to finish: it checks the request, takes a buffer, submits a bio and reads the next
  * header. A bio the device completed inline (inside {@code submit}) leaves its reply in the

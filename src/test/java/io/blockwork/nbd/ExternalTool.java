@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class ExternalTool {
 
     /** Debian packages that provide the binaries; CI installs them. */
-    public static final String PACKAGES = "qemu-utils libnbd-bin fio nbdkit";
+    public static final String PACKAGES = "qemu-utils libnbd-bin fio nbdkit openssl";
 
     private ExternalTool() {}
 

@@ -94,7 +94,7 @@ public final class TestCertificates {
 
     private static void openssl(Path dir, String... args) {
         String[] cmd = new String[args.length + 1];
-        cmd[0] = "openssl";
+        cmd[0] = ExternalTool.require("openssl");
         System.arraycopy(args, 0, cmd, 1, args.length);
         String[] inDir = new String[cmd.length + 2];
         inDir[0] = "env";

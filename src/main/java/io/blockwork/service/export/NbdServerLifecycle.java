@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
  * <p>Its limits come from {@code blockwork.nbd.max-connections}, {@code .memory.*} and
  * {@code .reply-timeout}; TLS from the SSL bundle named by {@code blockwork.nbd.tls.bundle}
  * (PEM files, as qemu's {@code tls-creds-x509} directory holds them), and when the bundle's files
- * are reloaded ({@code reload-on-rotate}) new handshakes use the new certificate.
+ * are reloaded ({@code reload-on-update}) new handshakes use the new certificate.
  *
  * <p>A port that cannot be bound or a setting that does not make sense stops the service from
  * starting, naming the setting to change: a service that silently does not export, or exports
