@@ -155,7 +155,8 @@ final class Connection {
 
     private void transmit(Arena staging) throws IOException, InterruptedException {
         in = staging.allocate(STAGING_BYTES).asByteBuffer().limit(0);
-        while (fill(NbdWire.REQUEST_HEADER_BYTES)) {
+        // After a hard disconnect (closed) the requests already staged are not served: nobody would get their replies.
+        while (!closed && fill(NbdWire.REQUEST_HEADER_BYTES)) {
             int magic = in.getInt();
             if (magic != NbdWire.REQUEST_MAGIC) {
                 throw new ProtocolViolation("bad request magic 0x" + Integer.toHexString(magic));

@@ -57,7 +57,7 @@ final class ServiceProcess implements AutoCloseable {
         }
         int[] ports = new int[2];
         try {
-            await("the service in its own JVM to start").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+            await("the service in its own JVM to start").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200))
                     .until(() -> {
                         if (!p.isAlive()) {
                             throw new AssertionError("the service exited with " + p.exitValue() + ":\n" + Files.readString(log));

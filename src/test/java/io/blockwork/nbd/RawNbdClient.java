@@ -268,6 +268,27 @@ public final class RawNbdClient implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code count} READs of {@code length} bytes, handles 0 to count - 1, offsets cycling through
+     * the first {@code span} bytes, pipelined in one write (as fast as a client can queue them).
+     */
+    public void sendReads(int count, int length, long span) {
+        try {
+            for (int h = 0; h < count; h++) {
+                readLengths.put((long) h, length);
+                out.writeInt(NbdWire.REQUEST_MAGIC);
+                out.writeShort(0);
+                out.writeShort(NbdCommand.READ.code());
+                out.writeLong(h);
+                out.writeLong(h * (long) length % span);
+                out.writeInt(length);
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public void sendBytes(byte[] bytes) {
         try {
             out.write(bytes);

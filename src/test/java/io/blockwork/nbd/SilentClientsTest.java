@@ -3,13 +3,18 @@ package io.blockwork.nbd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.blockwork.engine.block.AbstractBlockDevice;
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
-import io.blockwork.nbd.protocol.NbdCommand;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,9 +60,7 @@ class SilentClientsTest {
         for (int i = 0; i < n; i++) {
             RawNbdClient c = nbd.open("target", false);
             attackers.add(c);
-            for (int h = 0; h < reads; h++) {
-                c.send(NbdCommand.READ, 0, h, (h % 64) * MIB, (int) MIB, null);
-            }
+            c.sendReads(reads, (int) MIB, SIZE);
         }
     }
 
@@ -86,6 +89,64 @@ class SilentClientsTest {
         System.out.printf("silent-clients: held %d MiB of %d MiB bound during the attack; healthy client's "
                         + "longest write+read %d ms%n", during.bytesInFlight() >> 20, limits.memoryBound() >> 20,
                 healthy.longestWaitMillis());
+    }
+
+    /**
+     * A client that queued 2,000 READs in one go and hung up: once a reply to it fails, the
+     * connection is closed and the requests still in its staging buffer are not served for
+     * nobody. They used to be: a departing attacker made the server read, map and fill up to 2 GiB
+     * of buffers it could not send, which kept a crowd of them "connected" for minutes.
+     */
+    @Test
+    void theRequestsAClientLeftBehindWhenItHungUpAreNotServed() throws Exception {
+        GatedDevice target = new GatedDevice(Disk.memory("lonely", SIZE, DiskConfig.DEFAULT));
+        nbd.export("lonely", target);
+        RawNbdClient c = nbd.open("lonely", false);
+        int requests = 2000; // 56,000 bytes of headers in one write: one read fills the staging buffer with them
+        c.sendReads(requests, 65536, SIZE);
+        assertThat(target.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue(); // the reader is inside the first READ
+        c.close();
+        target.open.countDown();
+        await().atMost(WAIT).until(() -> nbd.server.clients("lonely").isEmpty());
+        assertThat(target.submitted.get()).as("READs served for a client that had hung up").isLessThan(requests / 4);
+        assertThat(nbd.server.status().sharedBytesInUse()).isZero();
+        healthy.assertStillServed("a client hung up with 2,000 requests queued");
+    }
+
+    /** A memory disk whose first bio waits in {@code submit} until the test opens the gate. */
+    private static final class GatedDevice extends AbstractBlockDevice {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch open = new CountDownLatch(1);
+        final AtomicInteger submitted = new AtomicInteger();
+        private final Disk disk;
+
+        GatedDevice(Disk disk) {
+            super(disk.name());
+            this.disk = disk;
+        }
+
+        @Override
+        protected void dispatch(Bio bio) {
+            if (submitted.getAndIncrement() == 0) {
+                entered.countDown();
+                try {
+                    open.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            disk.submit(bio);
+        }
+
+        @Override
+        public long sizeBytes() {
+            return disk.sizeBytes();
+        }
+
+        @Override
+        public DeviceLimits limits() {
+            return disk.limits();
+        }
     }
 
     @Test
