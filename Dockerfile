@@ -5,6 +5,7 @@
 FROM maven:3.9-eclipse-temurin-25 AS build
 WORKDIR /src
 COPY pom.xml .
+COPY .mvn .mvn
 COPY src src
 COPY frontend frontend
 # Tests run in CI (they need a browser); the image only packages.
@@ -30,4 +31,4 @@ WORKDIR /data
 EXPOSE 8080 10809
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD curl -fsS http://127.0.0.1:8080/actuator/health || exit 1
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/opt/blockwork/blockwork.jar"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "--add-modules", "jdk.incubator.vector", "-jar", "/opt/blockwork/blockwork.jar"]

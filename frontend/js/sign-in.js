@@ -27,7 +27,10 @@ export function SignIn({ onSignedIn, message }) {
   return html`
     <form class="card sign-in" id="sign-in" onSubmit=${submit}>
       <h1>Blockwork</h1>
-      <p class="muted">Sign in with a Blockwork user (admin or viewer).</p>
+      <p class="muted">Sign in with a Blockwork user (admin or viewer). Unless set with
+        BLOCKWORK_ADMIN_PASSWORD / BLOCKWORK_VIEWER_PASSWORD, the passwords were generated at the
+        first start and are kept in <code>credentials.properties</code> in the service's data
+        directory (<code>data/</code> by default).</p>
       <label>User <input id="user" name="user" autocomplete="username" value=${user}
         onInput=${(e) => setUser(e.target.value)} /></label>
       <label>Password <input id="password" name="password" type="password" autocomplete="current-password"

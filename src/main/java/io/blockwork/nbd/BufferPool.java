@@ -32,6 +32,7 @@ final class BufferPool {
         private final ByteBuffer view;
         private int length;
 
+        @SuppressWarnings("MustBeClosedChecker") // the arena is the buffer's life: free() closes it
         private Payload(long bytes) {
             this.arena = Arena.ofShared();
             this.memory = PageAllocator.allocate(bytes, arena);

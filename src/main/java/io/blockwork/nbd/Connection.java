@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One client connection.
  *
- * <p>Why one class of this size: the reader loop, the completion callbacks, the budget and the
- * shutdown count ({@link #outstanding}) share state whose ordering is the whole point (who may
+ * <p>Size note: over 400 lines because the reader loop, the completion callbacks, the budget and
+ * the shutdown count ({@link #outstanding}) share state whose ordering is the whole point (who may
  * send a reply, when the last one has gone, when buffers may be freed); split apart, that
  * ordering would be spread over package-private accessors. The protocol's pieces that need no
  * such state live elsewhere: the handshake ({@link Handshake}), reply encoding ({@link ReplyWriter}),
@@ -56,7 +56,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Shutdown. {@link #outstanding} counts the reader plus every request not yet handed to a
  * sender; whoever brings it to zero queues {@link Pending#END}, so every reply is sent (even after
  * NBD_CMD_DISC, as the spec requires) before the writer closes the socket. Then the connection's
- * buffers are freed and its account closed ({@link #writerDone}).
+ * buffers are freed and its account closed ({@link #writerDone}). A hard disconnect ({@link #close},
+ * also what a failed reply write leads to) stops the reader at the next request: requests still
+ * in the staging buffer are not served, since nobody would get their replies.
  *
  * <p>Failures. An exception this class does not expect (a bug here or in a device: anything but
  * the client's I/O errors and protocol violations) is reported to the server, which marks itself

@@ -1,5 +1,6 @@
 package io.blockwork.nbd;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.IoTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,9 +80,10 @@ public final class NbdServer implements AutoCloseable {
     private volatile NbdTls tls;
     /** Acceptor-confined: when a refusal was last logged. */
     private long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS;
-    /** Guarded by {@code this}: the listening socket while running, else null. */
+    /** The listening socket while running, else null. */
+    @GuardedBy("this")
     private ServerSocketChannel listener;
-    /** Guarded by {@code this}. */
+    @GuardedBy("this")
     private Thread acceptor;
 
     public NbdServer(InetSocketAddress address, ExportLookup exports) {

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.EvaluationResult;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The must-fail twin of {@link ArchitectureTest}: the same rules, applied to fixture classes under
  * {@code io.blockwork.archfixture} that break them on purpose, must report exactly those classes.
  */
+@Tag("unit")
 class ArchitectureRulesRejectViolationsTest {
 
     private static final String ROOT = "io.blockwork.archfixture";

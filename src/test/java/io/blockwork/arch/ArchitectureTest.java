@@ -5,10 +5,12 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Blockwork's own classes keep the layer rules. */
+@Tag("unit")
 class ArchitectureTest {
 
     private static final JavaClasses MAIN = new ClassFileImporter()

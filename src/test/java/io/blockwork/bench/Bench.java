@@ -19,6 +19,7 @@ public final class Bench {
         BENCHMARKS.put("md", MdBenchmark::run);
         BENCHMARKS.put("mirror", MirrorBenchmark::run);
         BENCHMARKS.put("snapshot", SnapshotBenchmark::run);
+        BENCHMARKS.put("raid5", Raid5Benchmark::run);
     }
 
     private Bench() {}

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,17 +23,18 @@ import org.junit.jupiter.api.Test;
  * at all (failed, with the reason) when they cannot run without it. An array is exported over NBD
  * like any block device.
  */
+@Tag("real-client")
 class ArrayRestartTest {
 
     private static final Duration LONG = Duration.ofSeconds(60);
     private static final int MIB = 1 << 20;
 
-    private static void created(ServiceClient api, String path, String json) throws Exception {
+    static void created(ServiceClient api, String path, String json) throws Exception {
         var response = api.postJson(path, json);
         assertThat(response.statusCode()).as("%s %s: %s", path, json, response.body()).isIn(200, 201);
     }
 
-    private static Map<String, Object> array(ServiceClient api, String name) throws Exception {
+    static Map<String, Object> array(ServiceClient api, String name) throws Exception {
         return Json.parseObject(api.get("/api/v1/arrays/" + name).body());
     }
 
@@ -52,7 +54,7 @@ class ArrayRestartTest {
                 && members(a).stream().noneMatch(m -> "rebuilding".equals(m.get("state")));
     }
 
-    private static byte[] read(ServiceClient api, String device, long offset, int length) throws Exception {
+    static byte[] read(ServiceClient api, String device, long offset, int length) throws Exception {
         var r = api.getBytes("/api/v1/devices/" + device + "/data?offset=" + offset + "&length=" + length);
         assertThat(r.statusCode()).isEqualTo(200);
         return r.body();

@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.Base64;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * devices their tables use; a device whose table cannot be built any more is reported failed with
  * the table's reason (and the device above it blocked) while the service starts anyway.
  */
+@Tag("api")
 class DmRestartTest {
 
     private static final String DM = "/api/v1/dm/devices";

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * clients (nbdinfo, qemu-img) against the service's own NBD port; deleting the export
  * disconnects a connected client and refuses the next one.
  */
+@Tag("real-client")
 class ExportEndToEndTest {
 
     static final Duration TOOL_TIMEOUT = Duration.ofMinutes(2);

@@ -12,10 +12,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Exports are stored and come back at start-up, after their devices; one whose device is gone is reported. */
+@Tag("real-client")
 class ExportRestartTest {
 
     @TempDir

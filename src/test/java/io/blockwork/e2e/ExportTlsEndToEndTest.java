@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to real clients over {@code nbds://}; the export keeps its settings across a restart, and is
  * reported failed, not served in plain text, when the service comes back without TLS.
  */
+@Tag("real-client")
 class ExportTlsEndToEndTest {
 
     private static final int SIZE = 8 << 20;

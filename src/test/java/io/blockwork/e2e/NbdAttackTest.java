@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * <p>In {@code verify} it runs one 10 s wave of 50 silent and 4 slow clients. A longer run:
  * {@code mvn -B -ntp test -Dtest=NbdAttackTest -Dnbd.attack.seconds=600 -Dnbd.attack.clients=110}.
  */
+@Tag("api")
 class NbdAttackTest {
 
     private static final long MIB = 1 << 20;

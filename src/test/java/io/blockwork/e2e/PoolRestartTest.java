@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * intact, through every segment; exports of volumes come back after them. A pool that cannot come
  * back is failed with its reason, its volumes blocked, and the service starts anyway.
  */
+@Tag("api")
 class PoolRestartTest {
 
     private static final String VG = "/api/v1/pools/vg";

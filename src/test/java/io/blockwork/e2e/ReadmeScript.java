@@ -5,28 +5,62 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.nbd.ExternalTool;
 import io.blockwork.support.TempDataDir;
 import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
- * A bash block of the README, its text itself, run against a started service. Only the
- * addresses (the test's service listens on ports of its own) and the scratch directory
- * ({@code /tmp/}) are replaced.
+ * A bash block of a docs page (README.md or a page under docs/), its text itself, run against a
+ * started service. The service's addresses are given as {@code API} and {@code NBD}, which every
+ * walkthrough reads; literal default addresses and the scratch directory ({@code /tmp/}) are
+ * replaced too, for blocks that name them.
  */
 final class ReadmeScript {
 
+    static final String MARKER = "<!-- walkthrough: ";
+    private static final Pattern MARKER_LINE = Pattern.compile("(?m)^<!-- walkthrough: (.*?) -->$");
+
     private ReadmeScript() {}
 
-    /** The first {@code ```bash} block after {@code marker}. */
-    static String block(String marker) throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
-        int at = readme.indexOf(marker);
-        assertThat(at).as("README has the marker %s", marker).isNotNegative();
-        int start = readme.indexOf("```bash\n", at) + "```bash\n".length();
-        int end = readme.indexOf("\n```", start);
-        return readme.substring(start, end + 1);
+    /** The first {@code ```bash} block after {@code marker} in README.md. */
+    static String block(String marker) throws IOException {
+        return block(Path.of("README.md"), marker);
+    }
+
+    /** The first {@code ```bash} block after {@code marker} in {@code page}. */
+    static String block(Path page, String marker) throws IOException {
+        String text = Files.readString(page);
+        int at = text.indexOf(marker);
+        assertThat(at).as("%s has the marker %s", page, marker).isNotNegative();
+        int start = text.indexOf("```bash\n", at) + "```bash\n".length();
+        int end = text.indexOf("\n```", start);
+        return text.substring(start, end + 1);
+    }
+
+    /** Every marked walkthrough of README.md and docs/, by "page: marker text", in file order. */
+    static Map<String, String> walkthroughs() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> docs = Files.walk(Path.of("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Path page : pages) {
+            // a marker is a line of its own; the same words inside prose (testing.md) are not one
+            Matcher m = MARKER_LINE.matcher(Files.readString(page));
+            while (m.find()) {
+                out.put(page + ": " + m.group(1).strip(), block(page, m.group()));
+            }
+        }
+        return out;
     }
 
     /** Runs {@code script} with {@code bash -eo pipefail}; returns its output after checking it succeeded. */
@@ -42,6 +76,8 @@ final class ReadmeScript {
                 .directory(scratch.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().put("BLOCKWORK_ADMIN_PASSWORD", TempDataDir.ADMIN_PASSWORD);
+        pb.environment().put("API", api.baseUrl() + "/api/v1");
+        pb.environment().put("NBD", "nbd://127.0.0.1:" + nbdPort);
         Process bash = pb.start();
         boolean finished = bash.waitFor(5, TimeUnit.MINUTES);
         if (!finished) {

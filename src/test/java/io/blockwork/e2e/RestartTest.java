@@ -8,12 +8,14 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Acceptance 3: the service stopped and started again on the same data dir brings its disks back,
  * file disks with their data, memory disks empty; and a disk it cannot assemble is reported, not fatal.
  */
+@Tag("api")
 class RestartTest {
 
     @Test

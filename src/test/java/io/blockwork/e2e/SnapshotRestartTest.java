@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and a merge after the restart rolls the volume back. A snapshot is exported read-only over NBD:
  * real clients read it and see READ_ONLY, writes get EPERM.
  */
+@Tag("real-client")
 class SnapshotRestartTest {
 
     private static final String VOLUMES = "/api/v1/pools/vg/volumes";

@@ -10,12 +10,14 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * An export's allow-list of client addresses. Clients connect from different loopback addresses
  * (127.0.0.1 and 127.0.0.2 are both this machine on Linux).
  */
+@Tag("unit")
 class AllowListTest {
 
     private static final InetAddress HERE = InetAddress.ofLiteral("127.0.0.1");

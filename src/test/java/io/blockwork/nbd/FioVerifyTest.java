@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Issue 6 acceptance 3: fio's nbd engine, random 4K writes at depth 32 from two jobs, each job's
  * blocks verified with crc32c after its write pass.
  */
+@Tag("real-client")
 class FioVerifyTest {
 
     private static final long REGION = 32L << 20;

@@ -8,6 +8,7 @@ import io.blockwork.nbd.protocol.NbdCommand;
 import io.blockwork.nbd.protocol.NbdWire;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * the power cut really drops volatile data). Also the multi-connection promise behind
  * CAN_MULTI_CONN: a flush on one connection covers writes answered on another.
  */
+@Tag("unit")
 class FlushAndFuaTest {
 
     private static final int BLOCK = 4096;

@@ -12,9 +12,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Option haggling as the spec has it, driven by a raw client. */
+@Tag("unit")
 class HandshakeTest {
 
     private final NbdFixture nbd = new NbdFixture();

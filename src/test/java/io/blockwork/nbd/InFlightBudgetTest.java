@@ -9,9 +9,11 @@ import io.blockwork.nbd.protocol.NbdCommand;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A connection's memory stays under its budget whatever the client sends. */
+@Tag("unit")
 class InFlightBudgetTest {
 
     private static final int WRITE = 64 << 10;

@@ -11,13 +11,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The server-wide budget: reservations, the shared pool, the per-connection cap, and waking. */
+@Tag("unit")
 class MemoryBudgetTest {
 
     private static final long MIB = 1 << 20;
-    private static final Runnable NOTHING = () -> { };
 
     private final MemoryBudget budget = new MemoryBudget(4 * MIB, 16 * MIB, 10 * MIB);
 

@@ -25,6 +25,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Issue 13 acceptance 4 (NBD): generated sequences of transmission requests, valid and not
@@ -35,6 +36,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * same batch touched them (the server may reorder requests that are in flight together). After
  * each sequence the server has no failure and holds no budget.
  */
+@Tag("unit")
 class NbdCommandSequenceTest {
 
     private static final int SIZE = 1 << 20;

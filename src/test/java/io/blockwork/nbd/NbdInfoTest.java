@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Issue 6 acceptance 1 (nbdinfo reports size and flags) and the handshake seen by libnbd. */
+@Tag("real-client")
 class NbdInfoTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

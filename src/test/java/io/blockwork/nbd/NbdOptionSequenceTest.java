@@ -24,6 +24,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Issue 13 acceptance 4 (NBD): generated sequences of handshake options, valid and not, in plain
@@ -32,6 +33,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * connection left over. The server offers TLS (SELECTIVETLS) and has an open export, a TLS-only
  * one and one for another client address.
  */
+@Tag("unit")
 class NbdOptionSequenceTest {
 
     private static final Set<Integer> KNOWN = Set.of(1, 2, 3, 5, 6, 7, 8);

@@ -13,9 +13,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The API the service layer wires: exports, client listing, disconnect on delete, start and stop. */
+@Tag("unit")
 class NbdServerApiTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

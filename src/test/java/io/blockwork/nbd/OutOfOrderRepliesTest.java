@@ -14,11 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Many requests in flight on one connection; replies go out as bios complete, matched by handle. */
+@Tag("unit")
 class OutOfOrderRepliesTest {
 
     private static final int BLOCK = 4096;

@@ -9,9 +9,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** NBD buffers are mapped pages that go back to the system as soon as their arena closes. */
+@Tag("unit")
 class PageAllocatorTest {
 
     private static final long MIB = 1 << 20;
@@ -23,28 +25,30 @@ class PageAllocatorTest {
 
     @Test
     void aBufferIsZeroedAlignedAndUnusableOnceFreed() {
-        Arena arena = Arena.ofShared();
-        MemorySegment s = PageAllocator.allocate(64 * 1024, arena);
-        assertThat(s.address() % 4096).isZero();
-        assertThat(s.byteSize()).isEqualTo(64 * 1024);
-        for (long i = 0; i < s.byteSize(); i += 4096) {
-            assertThat(s.get(ValueLayout.JAVA_BYTE, i)).isZero();
+        MemorySegment s;
+        try (Arena arena = Arena.ofShared()) {
+            s = PageAllocator.allocate(64 * 1024, arena);
+            assertThat(s.address() % 4096).isZero();
+            assertThat(s.byteSize()).isEqualTo(64 * 1024);
+            for (long i = 0; i < s.byteSize(); i += 4096) {
+                assertThat(s.get(ValueLayout.JAVA_BYTE, i)).isZero();
+            }
+            s.set(ValueLayout.JAVA_LONG, 8, 42L);
+            assertThat(s.get(ValueLayout.JAVA_LONG, 8)).isEqualTo(42L);
         }
-        s.set(ValueLayout.JAVA_LONG, 8, 42L);
-        assertThat(s.get(ValueLayout.JAVA_LONG, 8)).isEqualTo(42L);
-        arena.close();
         assertThatThrownBy(() -> s.get(ValueLayout.JAVA_LONG, 8)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void freedBuffersLeaveTheProcessAtOnce() throws IOException {
         long before = rss();
-        Arena arena = Arena.ofShared();
-        for (int i = 0; i < 64; i++) {
-            PageAllocator.allocate(MIB, arena).fill((byte) 1); // touch every page
+        long filled;
+        try (Arena arena = Arena.ofShared()) {
+            for (int i = 0; i < 64; i++) {
+                PageAllocator.allocate(MIB, arena).fill((byte) 1); // touch every page
+            }
+            filled = rss();
         }
-        long filled = rss();
-        arena.close();
         long after = rss();
         assertThat(filled - before).as("64 MiB touched").isGreaterThan(48 * MIB);
         assertThat(filled - after).as("given back").isGreaterThan(48 * MIB);

@@ -14,10 +14,12 @@ import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 6 acceptance 2: qemu-img convert/compare and nbdcopy both ways through an export. */
+@Tag("real-client")
 class QemuImgAndNbdcopyTest {
 
     private static final long SIZE = 64L << 20;

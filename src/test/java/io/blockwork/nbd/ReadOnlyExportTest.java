@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 6 acceptance 4: a read-only export refuses every change with EPERM and keeps serving reads. */
+@Tag("real-client")
 class ReadOnlyExportTest {
 
     private static final int EPERM = 1;

@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * clean disconnect, never a crash or a stuck connection, while a healthy client on another
  * connection keeps being served after every single case.
  */
+@Tag("unit")
 class RobustnessTest {
 
     private static final int EINVAL = 22;

@@ -8,6 +8,7 @@ import io.blockwork.engine.disk.DiskConfig;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * LISTEN, health said UP). Now every such error is reported in the server's status, the failing
  * connection alone is dropped, and the accept loop starts again.
  */
+@Tag("unit")
 class ServerFailureTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

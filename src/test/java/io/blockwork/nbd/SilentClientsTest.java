@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * (The same attack against the whole service in its own process, with its RSS measured, is
  * {@code e2e/NbdAttackTest}.)
  */
+@Tag("unit")
 class SilentClientsTest {
 
     private static final long MIB = 1 << 20;

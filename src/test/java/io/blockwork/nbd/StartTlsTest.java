@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * NBD_OPT_STARTTLS and TLS-only exports, following the spec's NOTLS, SELECTIVETLS and FORCEDTLS
  * rules, driven by a raw client that upgrades its socket with the JDK's TLS.
  */
+@Tag("unit")
 class StartTlsTest {
 
     @TempDir

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * nbdcopy) and qemu's {@code tls-creds-x509}, against a TLS-only export of a server that also
  * verifies client certificates. Certificates are made for the test with openssl.
  */
+@Tag("real-client")
 class TlsClientsTest {
 
     private static final long SIZE = 16L << 20;

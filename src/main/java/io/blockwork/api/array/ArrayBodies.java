@@ -20,8 +20,8 @@ final class ArrayBodies {
             @Schema(description = "Unique among all block devices", example = "md0", pattern = DeviceNames.PATTERN)
             @NotNull @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
             String name,
-            @Schema(description = "The personality (mdadm's 0, 1, 10, mirror, stripe are accepted too)",
-                    allowableValues = {"linear", "raid0", "raid1", "raid10"}, example = "raid10")
+            @Schema(description = "The personality (mdadm's 0, 1, 10, 4, 5, 6, mirror, stripe are accepted too)",
+                    allowableValues = {"linear", "raid0", "raid1", "raid10", "raid4", "raid5", "raid6"}, example = "raid10")
             @NotNull
             String level,
             @Schema(description = "Block devices by name, in slot order; each must be active and unused", example = "[\"d1\",\"d2\",\"d3\",\"d4\"]")
@@ -29,12 +29,22 @@ final class ArrayBodies {
             List<String> members,
             @Schema(description = "Block devices added as spares once the array exists (redundant levels)")
             List<String> spares,
-            @Schema(description = "raid0/raid10: a power of two from 4KiB to 1GiB (default 512KiB); linear: the "
-                    + "rounding of each member (default none); raid1 has none", example = "512KiB")
+            @Schema(description = "raid0/raid10/raid4/raid5/raid6: a power of two from 4KiB to 1GiB (default 512KiB); "
+                    + "linear: the rounding of each member (default none); raid1 has none", example = "512KiB")
             ByteSize chunk,
-            @Schema(description = "raid10 only: n2 (default), f2, o2, n3, ... or md's number (258, \"0x102\")",
-                    example = "n2")
+            @Schema(description = "raid10: n2 (default), f2, o2, n3, ... or md's number (258, \"0x102\"). raid5: "
+                    + "left-symmetric (default, 2), left-asymmetric (0), right-asymmetric (1), right-symmetric (3), "
+                    + "parity-first (4), parity-last (5); raid6 also the -6 variants (16-20) and ddf-zero-restart, "
+                    + "ddf-N-restart, ddf-N-continue (8-10); raid4 is always parity-last", example = "n2")
             String layout,
+            @Schema(description = "raid4/5/6: stripe heads the stripe cache holds (md's stripe_cache_size), 16..32768; "
+                    + "default 256", example = "256")
+            Integer stripeCacheSize,
+            @Schema(description = "raid4/5/6: an active, unused block device for a write journal (mdadm's "
+                    + "--write-journal). Every stripe write is logged there before the members are written, which "
+                    + "closes the write hole: no resync after an unclean stop, and a member lost then is rebuilt "
+                    + "correctly. Without one, an uncleanly stopped parity array resyncs when it starts.", example = "d9")
+            String journal,
             @Valid ArrayStrategies strategies,
             @Schema(description = "Resync/recovery speed, per second (default md's 1000KiB..200000KiB)")
             @Valid ArraySpeedLimits speedLimits,
@@ -85,13 +95,18 @@ final class ArrayBodies {
     @Schema(description = "An md array: its configuration and mdadm --detail of the live array")
     record Array(
             String name,
-            @Schema(allowableValues = {"linear", "raid0", "raid1", "raid10"}) String level,
+            @Schema(allowableValues = {"linear", "raid0", "raid1", "raid10", "raid4", "raid5", "raid6"}) String level,
             @Schema(description = "Absent while the array is not assembled") Long sizeBytes,
             @Schema(description = "Bytes of each member in use (mdadm's Used Dev Size); absent while not assembled")
             Long usedDevSizeBytes,
-            @Schema(description = "raid0/raid10 chunk, linear rounding, 0 for raid1") long chunkBytes,
-            @Schema(description = "raid10's layout (n2, f2, o2, or md's number in hex)") String layout,
-            @Schema(description = "raid10's layout as md encodes it (0x102 = 258 for n2)") Integer layoutCode,
+            @Schema(description = "raid0/raid10/raid4/5/6 chunk, linear rounding, 0 for raid1") long chunkBytes,
+            @Schema(description = "raid10's layout (n2, f2, o2, or md's number in hex); raid4/5/6's (left-symmetric, ...)")
+            String layout,
+            @Schema(description = "The layout as md encodes it: raid10's (0x102 = 258 for n2), raid4/5/6's algorithm "
+                    + "(2 for left-symmetric)") Integer layoutCode,
+            @Schema(description = "raid4/5/6: the stripe cache (size, heads in use, write paths taken); absent otherwise")
+            ArrayStripeCache stripeCache,
+            @Schema(description = "raid4/5/6: the write journal; absent without one") ArrayJournal journal,
             @Schema(description = "Slots") int raidDevices,
             @Schema(description = "Attached members, spares and failed ones included") Integer totalDevices,
             @Schema(description = "In-sync members in slots") Integer activeDevices,
@@ -120,6 +135,28 @@ final class ArrayBodies {
     }
 
     record ArraySpeedLimitsView(long min, long max) {
+    }
+
+    @Schema(description = "raid4/5/6's write journal")
+    record ArrayJournal(
+            @Schema(description = "The journal's block device") String device,
+            @Schema(description = "Absent while not assembled") Long sizeBytes,
+            @Schema(description = "Space holding records not yet checkpointed") Long usedBytes,
+            @Schema(description = "Stripe writes logged since the array started") Long records,
+            @Schema(description = "Times the members were flushed and the space reused") Long checkpoints,
+            @Schema(description = "The journal failed a write: the array runs without it, the write hole open") Boolean failed) {
+    }
+
+    @Schema(description = "raid4/5/6's stripe cache, as md's sysfs shows it, and how writes went since the start")
+    record ArrayStripeCache(
+            @Schema(description = "Stripe heads the cache may hold (md's stripe_cache_size)") int size,
+            @Schema(description = "Heads in use (md's stripe_cache_active); absent while not assembled") Integer active,
+            @Schema(description = "Bytes of each member one stripe head covers") Integer stripeBytes,
+            @Schema(description = "Stripe writes done by read-modify-write") Long rmwStripes,
+            @Schema(description = "Stripe writes done by reconstruct-write that had to read") Long rcwStripes,
+            @Schema(description = "Stripe writes that covered whole stripes and read nothing") Long fullStripeWrites,
+            @Schema(description = "Requests that joined an earlier one's parity update") Long batchedWrites,
+            @Schema(description = "Reads rebuilt from the other members") Long degradedReads) {
     }
 
     record ArrayMember(

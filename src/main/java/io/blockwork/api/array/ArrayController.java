@@ -7,7 +7,9 @@ import io.blockwork.api.array.ArrayBodies.ArraySyncRequest;
 import io.blockwork.api.units.ByteSize;
 import io.blockwork.engine.md.ArrayState;
 import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.JournalStatus;
 import io.blockwork.engine.md.MemberState;
+import io.blockwork.engine.md.ParityStatus;
 import io.blockwork.engine.md.SyncStatus;
 import io.blockwork.service.array.ArrayCreate;
 import io.blockwork.service.array.ArrayService;
@@ -35,7 +37,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/v1/arrays")
-@Tag(name = "Arrays", description = "md RAID arrays (linear, raid0, raid1, raid10) with mdadm's management: members, "
+@Tag(name = "Arrays", description = "md RAID arrays (linear, raid0, raid1, raid10, raid4, raid5, raid6) with mdadm's management: members, "
         + "spares, failure, resync, recovery and scrubbing")
 class ArrayController {
 
@@ -47,8 +49,8 @@ class ArrayController {
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "createArray", summary = "Create an array (mdadm --create)", description = "The members and spares must be active "
-            + "block devices nothing else uses; the array holds them until it is deleted. raid1 and raid10 start "
-            + "with a resync. The array is a block device (kind \"array\"): the device, data and export endpoints "
+            + "block devices nothing else uses; the array holds them until it is deleted. raid1, raid10 and raid4/5/6 "
+            + "start with a resync. The array is a block device (kind \"array\"): the device, data and export endpoints "
             + "work on it.")
     @ApiResponse(responseCode = "201", description = "Created; Location names the new array")
     ResponseEntity<ArrayBodies.Array> create(@Valid @RequestBody CreateArray body) {
@@ -58,7 +60,7 @@ class ArrayController {
                 body.strategies() == null ? null : body.strategies().flush(),
                 body.strategies() == null ? null : body.strategies().barrier(),
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max()),
-                Boolean.TRUE.equals(body.assumeClean())));
+                Boolean.TRUE.equals(body.assumeClean()), body.stripeCacheSize(), body.journal()));
         return ResponseEntity.created(URI.create("/api/v1/arrays/" + created.name())).body(toBody(created));
     }
 
@@ -147,16 +149,30 @@ class ArrayController {
                 .map(ArrayView.MemberView::device).toList();
         if (d == null) {
             return new ArrayBodies.Array(v.name(), v.level(), null, null, v.chunkBytes(), v.layout(), v.layoutCode(),
+                    v.stripeCacheSize() == null ? null : new ArrayBodies.ArrayStripeCache(v.stripeCacheSize(), null, null,
+                            null, null, null, null, null),
+                    v.journal() == null ? null : new ArrayBodies.ArrayJournal(v.journal(), null, null, null, null, null),
                     v.raidDevices(), null, null, null, null, null, null, null, members, spares, null, null, null,
                     v.resyncPending(), strategies, speed, v.state(), v.createdAt());
         }
-        boolean redundant = v.level().equals("raid1") || v.level().equals("raid10");
+        boolean redundant = !v.level().equals("linear") && !v.level().equals("raid0");
+        ParityStatus p = v.parity();
+        ArrayBodies.ArrayStripeCache cache = p == null ? null : new ArrayBodies.ArrayStripeCache(p.stripeCacheSize(),
+                p.stripeCacheActive(), p.stripeBytes(), p.rmwStripes(), p.rcwStripes(), p.fullStripeWrites(),
+                p.batchedWrites(), p.degradedReads());
         return new ArrayBodies.Array(v.name(), v.level(), d.sizeBytes(), d.usedDevSizeBytes(), d.chunkBytes(),
-                v.layout(), v.layoutCode(), d.raidDevices(), d.totalDevices(), d.activeDevices(), d.workingDevices(),
+                v.layout(), v.layoutCode(), cache, journal(v.journal(), d.journal()), d.raidDevices(), d.totalDevices(), d.activeDevices(), d.workingDevices(),
                 d.failedDevices(), d.spareDevices(), d.state().stream().map(ArrayState::label).toList(),
                 d.inactiveReason(), members, spares, redundant ? sync(d.sync()) : null,
                 redundant ? d.lastSyncAction().label() : null, redundant ? d.mismatchSectors() : null,
                 v.resyncPending(), strategies, speed, v.state(), v.createdAt());
+    }
+
+    private static ArrayBodies.ArrayJournal journal(String device, JournalStatus j) {
+        if (j != null) {
+            return new ArrayBodies.ArrayJournal(j.device(), j.sizeBytes(), j.usedBytes(), j.records(), j.checkpoints(), j.failed());
+        }
+        return device == null ? null : new ArrayBodies.ArrayJournal(device, null, null, null, null, null);
     }
 
     private static ArrayBodies.ArraySync sync(SyncStatus s) {

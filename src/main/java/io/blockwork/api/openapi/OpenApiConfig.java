@@ -49,8 +49,9 @@ class OpenApiConfig {
     OpenAPI blockworkOpenApi() {
         return new OpenAPI()
                 .info(new Info().title("Blockwork API").version("v1")
-                        .description("Userspace block devices managed over HTTP: disks, and every block device's "
-                                + "data. Errors are RFC 9457 application/problem+json with a stable `code`; "
+                        .description("Userspace md RAID and device-mapper, managed over HTTP: disks, md arrays, "
+                                + "mapped devices, pools, volumes and snapshots, NBD exports, and every block "
+                                + "device's data. Errors are RFC 9457 application/problem+json with a stable `code`; "
                                 + "see /problems. Sizes are bytes; requests also accept strings with binary units."))
                 .servers(List.of(new Server().url("/")))
                 .components(new Components().addSecuritySchemes("basic",

@@ -5,10 +5,10 @@ package io.blockwork.engine.block;
  * splitting happen here, once, so that a device implementation only ever sees bios that fit its
  * {@link DeviceLimits} (SPDK's rule: the core splits, the level asserts).
  *
- * <p>Splitting follows the kernel: pieces are chained children of the original bio, so it
- * completes after its last piece and carries the first error. A write with PREFLUSH that must be
- * split becomes an empty flush of this device plus the data pieces without PREFLUSH, all in flight
- * together; the original completes when all of them have, which is all PREFLUSH promises.
+ * <p>PREFLUSH is handled here for every device, by the one rule of {@link Preflush}: an empty
+ * flush through {@link #dispatch}, then, once it completed, the data without PREFLUSH. Splitting
+ * follows the kernel: pieces are chained children of the original bio, so it completes after its
+ * last piece and carries the first error.
  */
 public abstract class AbstractBlockDevice implements BlockDevice {
 
@@ -42,6 +42,15 @@ public abstract class AbstractBlockDevice implements BlockDevice {
             return;
         }
         stats.submitted(bio);
+        if (bio.preflush() && bio.op() != BioOp.FLUSH) {
+            Preflush.submit(bio, this::dispatch, this::dispatchFitting);
+        } else {
+            dispatchFitting(bio);
+        }
+    }
+
+    /** Dispatches a bio without PREFLUSH, split first if it does not fit. */
+    private void dispatchFitting(Bio bio) {
         if (bio.op().hasRange() && bio.length() > maxPieceAt(bio.op(), bio.offset())) {
             splitAndDispatch(bio);
         } else {
@@ -50,8 +59,9 @@ public abstract class AbstractBlockDevice implements BlockDevice {
     }
 
     /**
-     * Handles a bio that fits the limits: inside the device, aligned, and not crossing a boundary.
-     * Must not block; ends the bio (or hands it on) exactly once.
+     * Handles a bio that fits the limits: inside the device, aligned, and not crossing a boundary;
+     * an empty FLUSH, or a data request without PREFLUSH. Must not block; ends the bio (or hands it
+     * on) exactly once.
      */
     protected abstract void dispatch(Bio bio);
 
@@ -76,15 +86,11 @@ public abstract class AbstractBlockDevice implements BlockDevice {
     }
 
     private void splitAndDispatch(Bio bio) {
-        BioFlags pieceFlags = bio.flags().withPreflush(false);
-        if (bio.preflush()) {
-            dispatch(bio.chainChild(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE));
-        }
         long done = 0;
         while (done < bio.length()) {
             long at = bio.offset() + done;
             long len = Math.min(bio.length() - done, maxPieceAt(bio.op(), at));
-            dispatch(bio.chainChild(bio.op(), at, len, done, pieceFlags));
+            dispatch(bio.chainChild(bio.op(), at, len, done, bio.flags()));
             done += len;
         }
         bio.endio();

@@ -1,5 +1,6 @@
 package io.blockwork.engine.block;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.PriorityQueue;
@@ -27,9 +28,9 @@ public final class IoTimer implements DeadlineScheduler {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final PriorityQueue<Entry> heap = new PriorityQueue<>();
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private long seq;
     private final Thread thread;
 

@@ -1,5 +1,6 @@
 package io.blockwork.engine.block;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +24,10 @@ public final class QueuePlug {
     private final DeadlineScheduler timer;
     private final long delayNanos;
 
-    /** Guarded by {@code this}. */
+    @GuardedBy("this")
     private List<Bio> held = new ArrayList<>();
-    /** Guarded by {@code this}; a timer armed for an older plug generation does nothing. */
+    /** A timer armed for an older plug generation does nothing. */
+    @GuardedBy("this")
     private long generation;
     private final LongAdder timerUnplugs = new LongAdder();
     private final LongAdder explicitUnplugs = new LongAdder();
@@ -88,7 +90,7 @@ public final class QueuePlug {
         dispatch(release);
     }
 
-    /** Caller holds the monitor. */
+    @GuardedBy("this")
     private List<Bio> takeHeld() {
         List<Bio> out = held;
         held = new ArrayList<>();

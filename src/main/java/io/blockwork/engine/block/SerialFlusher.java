@@ -1,5 +1,6 @@
 package io.blockwork.engine.block;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,9 +30,11 @@ public final class SerialFlusher implements CacheFlusher {
     private final MediaFlush media;
     private final boolean merge;
     private final Object lock = new Object();
-    /** Guarded by {@link #lock}: a media flush is in progress. */
+    /** A media flush is in progress. */
+    @GuardedBy("lock")
     private boolean running;
-    /** Guarded by {@link #lock}: requests that arrived while the current media flush ran. */
+    /** Requests that arrived while the current media flush ran. */
+    @GuardedBy("lock")
     private List<Consumer<IoStatus>> pending = new ArrayList<>();
 
     private final LongAdder requests = new LongAdder();
@@ -77,7 +80,8 @@ public final class SerialFlusher implements CacheFlusher {
         }
     }
 
-    /** Caller holds {@link #lock}. The requests the next media flush serves. */
+    /** The requests the next media flush serves. */
+    @GuardedBy("lock")
     private List<Consumer<IoStatus>> takePending() {
         if (!merge) {
             return List.of(pending.removeFirst());

@@ -92,14 +92,6 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         }
         if (bio.op() == BioOp.FLUSH) {
             flush(bio);
-        } else if (bio.preflush() && writeback) {
-            flusher.flush(status -> {
-                if (status.ok()) {
-                    admit(bio, null);
-                } else {
-                    bio.endio(status);
-                }
-            });
         } else {
             admit(bio, null);
         }

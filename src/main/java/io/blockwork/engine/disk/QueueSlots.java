@@ -1,5 +1,6 @@
 package io.blockwork.engine.disk;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayDeque;
 
 /**
@@ -9,9 +10,9 @@ import java.util.ArrayDeque;
 final class QueueSlots {
 
     private volatile int limit;
-    /** Guarded by {@code this}. */
+    @GuardedBy("this")
     private int busy;
-    /** Guarded by {@code this}. */
+    @GuardedBy("this")
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
 
     QueueSlots(int limit) {

@@ -20,10 +20,10 @@ import java.util.List;
  * original; its completion passes the target's {@code endIo}, ends that reference, and leaves
  * the gate's count, so suspend waits for I/O inside targets and below them.
  *
- * <p>Flush. An empty flush fans out through the device's {@link EmptyFlush} strategy. A data bio
- * with PREFLUSH sends an empty flush first and, once it completed, its data without PREFLUSH
- * through the gate again (so data never slips past a suspend that began meanwhile); FUA rides
- * on every piece.
+ * <p>Flush. An empty flush fans out through the device's {@link EmptyFlush} strategy. PREFLUSH
+ * never reaches here: the block core sends the empty flush first and the data, without PREFLUSH,
+ * through the gate once the flush completed (so data never slips past a suspend that began
+ * meanwhile); FUA rides on every piece.
  *
  * <p>Push-back. A piece a target pushes back ({@link MapResult.Requeue}, {@link EndIo#REQUEUE})
  * stops counting as in flight and, during a noflush suspend, is parked in the gate to be mapped
@@ -103,24 +103,10 @@ final class DmIo {
         } else if (bio.op() == BioOp.FLUSH) {
             emptyFlush.issue(t, bio, flushPaths);
             bio.endio();
-        } else if (bio.preflush()) {
-            flushThenData(t, bio);
         } else {
             mapRange(t, bio, bio.op(), bio.offset(), bio.length(), 0, bio.flags());
             bio.endio();
         }
-    }
-
-    private void flushThenData(Table t, Bio bio) {
-        Bio flush = bio.derive(BioOp.FLUSH, 0, 0, 0, BioFlags.NONE, f -> {
-            if (f.status().ok()) {
-                resubmit(new Range(bio, bio.op(), bio.offset(), bio.length(), 0, bio.flags().withPreflush(false)));
-            } else {
-                bio.endio(f.status());
-            }
-        });
-        emptyFlush.issue(t, flush, flushPaths);
-        flush.endio();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,9 +39,10 @@ final class IoGate<T> {
     /** Leaf lock; guards {@link #held} and {@link #closed}; {@link #blocked} changes under it. */
     private final Object lock = new Object();
     private volatile boolean blocked;
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private boolean closed;
-    /** Guarded by {@link #lock}: held I/O, oldest first. */
+    /** Held I/O, oldest first. */
+    @GuardedBy("lock")
     private List<T> held = new ArrayList<>();
 
     /* ---- Submitters ---- */
@@ -141,7 +143,7 @@ final class IoGate<T> {
         }
     }
 
-    /** Caller holds {@link #lock}. */
+    @GuardedBy("lock")
     private List<T> takeHeld() {
         List<T> out = held;
         held = new ArrayList<>();

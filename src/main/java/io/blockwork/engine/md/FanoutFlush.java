@@ -8,8 +8,7 @@ import io.blockwork.engine.block.IoStatus;
 
 /**
  * The 6.12 design (Yu Kuai, "md: Remove flush handling"): a flush becomes one empty flush per
- * active member, all in flight at once and beside the data; the parent completes after every one
- * of them. Concurrent flushes are merged by each member's own flush machinery, never serialised
+ * active member, all in flight at once; the parent completes after every one of them. Concurrent flushes are merged by each member's own flush machinery, never serialised
  * behind an array-wide one. Costs one small object per flush and one child bio per member.
  */
 final class FanoutFlush implements ArrayFlush {
@@ -27,9 +26,6 @@ final class FanoutFlush implements ArrayFlush {
         for (int i = 0; i < t.width(); i++) {
             fan.send(t.slots()[i]);
             fan.send(t.replacements()[i]);
-        }
-        if (bio.op() != BioOp.FLUSH) {
-            array.personality().submit(ArrayFlush.dataOf(bio));
         }
         bio.endio();
     }

@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.Bio;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -21,10 +22,10 @@ final class LockedBarrier implements ResyncBarrier {
     private final ReentrantLock lock = new ReentrantLock();
     /** md's wait_barrier queue; its lock is {@link #lock}. */
     private final Condition changed = lock.newCondition();
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private int barrier;
     private final AtomicInteger pending = new AtomicInteger();
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final ArrayDeque<Bio> parked = new ArrayDeque<>();
 
     LockedBarrier(Consumer<Bio> resume) {

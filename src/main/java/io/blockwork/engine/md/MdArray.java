@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioOp;
@@ -18,7 +19,7 @@ import java.util.Objects;
 
 /**
  * An md array: a block device made of member devices by a {@link Personality} (linear, raid0,
- * raid1, raid10), with mdadm's management operations and, for the redundant levels, a
+ * raid1, raid10, raid4/5/6), with mdadm's management operations and, for the redundant levels, a
  * {@link SyncDaemon} for resync, recovery and scrubbing.
  *
  * <p>The I/O path: the block core has checked and split the bio at the personality's boundary;
@@ -29,6 +30,10 @@ import java.util.Objects;
  *
  * <p>An array becomes inactive when some data has no in-sync copy left (it then fails all I/O,
  * and {@link MdDetail#inactiveReason()} says why) or when it is stopped.
+ *
+ * <p>Size note: over 400 lines because mdadm's management operations (fail, remove, add, replace,
+ * re-add, sync actions, stop) all change the member table under the array's one lock; the level
+ * maths lives in the personalities and the sync loop in {@link SyncDaemon}.
  */
 public final class MdArray extends AbstractBlockDevice {
 
@@ -45,11 +50,13 @@ public final class MdArray extends AbstractBlockDevice {
     private volatile String stopReason;
     /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
     private volatile Runnable changeListener = () -> {};
-    /** Guarded by {@code this}: writes counted when the state was last asked for, and when they changed. */
+    /** Writes counted when the state was last asked for, and when they changed. */
+    @GuardedBy("this")
     private long writesSeen;
     private long writesChangedNanos;
 
-    private MdArray(MdArraySpec spec, List<? extends BlockDevice> slots, long memberBytes, boolean clean) {
+    private MdArray(MdArraySpec spec, List<? extends BlockDevice> slots, long memberBytes, boolean clean,
+                    BlockDevice journal, boolean replay) {
         super(spec.name());
         this.spec = spec;
         List<BlockDevice> present = slots.stream().filter(Objects::nonNull).map(BlockDevice.class::cast).toList();
@@ -62,7 +69,12 @@ public final class MdArray extends AbstractBlockDevice {
             case RAID1 -> new Raid1(members, slots.size(), smallest, clean);
             case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.size(), spec.chunkBytes() >>> 9,
                     smallest >>> 9), clean, spec.strategies().barrier());
+            case RAID4, RAID5, RAID6 -> new Raid5(members, ParityGeometry.of(spec.level(), spec.parity().layout(),
+                    slots.size(), spec.chunkBytes(), smallest), clean, spec.parity().stripeCacheSize(), journal);
         };
+        if (journal != null && !(personality instanceof Raid5)) {
+            throw new MdArgumentException("journal", "only raid4/5/6 have a write journal, not " + spec.level().label());
+        }
         for (int i = 0; i < slots.size(); i++) {
             BlockDevice d = slots.get(i);
             if (d != null && spec.level() != MdLevel.LINEAR && d.sizeBytes() < personality.usedMemberBytes()) {
@@ -74,11 +86,21 @@ public final class MdArray extends AbstractBlockDevice {
         for (BlockDevice d : present) {
             l = l.stack(d.limits());
         }
+        if (personality instanceof Raid5 r5) {
+            l = l.withMaxIo(Math.max(l.maxIoBytes(), r5.maxIoBytes()));
+        }
         this.limits = l.withBoundary(personality.boundaryBytes());
         this.flush = ArrayFlush.create(spec.strategies().flush(), this);
         members.survivalRule(personality::survives);
-        this.daemon = personality instanceof Mirrored m
-                ? new SyncDaemon(spec.name(), m, members, spec.speed(), this::userRequests, this::changed) : null;
+        if (personality instanceof Raid5 r5 && r5.journal != null) {
+            if (replay) {
+                r5.journal.replay(slots);
+            } else {
+                r5.journal.format();
+            }
+        }
+        this.daemon = personality instanceof Redundancy r
+                ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, this::changed) : null;
         members.onFailure(() -> {
             wakeDaemon();
             changed();
@@ -91,23 +113,45 @@ public final class MdArray extends AbstractBlockDevice {
      * start with a resync unless the spec assumes the members clean.
      */
     public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members) {
+        return create(spec, members, null);
+    }
+
+    /**
+     * {@code mdadm --create --write-journal}: as {@link #create(MdArraySpec, List)}, raid4/5/6
+     * with a write journal on {@code journal} (null for none), which is formatted.
+     */
+    public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members, BlockDevice journal) {
         checkMembers(spec.level(), members, false);
-        MdArray array = new MdArray(spec, members, 0, spec.assumeClean());
+        checkJournal(journal, members);
+        MdArray array = new MdArray(spec, members, 0, spec.assumeClean(), journal, false);
         array.startDaemon();
         return array;
     }
 
     /**
      * {@code mdadm --assemble} of an existing array: {@code slots} in slot order with null for a
-     * missing member (redundant levels only), plus spares. No resync. {@code memberBytes} is the
+     * missing member (redundant levels only), plus spares. No resync, except for a parity array
+     * whose spec does not assume it clean (it was not stopped cleanly). {@code memberBytes} is the
      * array's earlier {@link MdDetail#usedDevSizeBytes()} (0 to compute it from the members).
      * Missing members leave the array degraded, or inactive with the reason in its detail (an
      * inactive array takes no spares; they stay free).
      */
     public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
                                    List<? extends BlockDevice> spares, long memberBytes) {
+        return assemble(spec, slots, spares, memberBytes, null);
+    }
+
+    /**
+     * As {@link #assemble(MdArraySpec, List, List, long)} with the array's write journal (null for
+     * none): its records are written to the members first, after which an array stopped uncleanly
+     * needs no resync (its spec may then assume it clean).
+     */
+    public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
+                                   List<? extends BlockDevice> spares, long memberBytes, BlockDevice journal) {
         checkMembers(spec.level(), slots, true);
-        MdArray array = new MdArray(spec, slots, memberBytes, true);
+        checkJournal(journal, slots);
+        // A parity array assembled dirty resyncs (and, degraded, refuses to rebuild unsynced stripes).
+        MdArray array = new MdArray(spec, slots, memberBytes, !spec.level().parity() || spec.assumeClean(), journal, true);
         if (array.inactiveReason() == null) {
             for (BlockDevice spare : spares) {
                 array.add(spare);
@@ -138,6 +182,12 @@ public final class MdArray extends AbstractBlockDevice {
         }
     }
 
+    private static void checkJournal(BlockDevice journal, List<? extends BlockDevice> members) {
+        if (journal != null && members.contains(journal)) {
+            throw new MdArgumentException("journal", journal.name() + " is also a member");
+        }
+    }
+
     private void startDaemon() {
         if (daemon != null) {
             daemon.start();
@@ -151,7 +201,7 @@ public final class MdArray extends AbstractBlockDevice {
         if (members.lostReason() != null || stopReason != null) {
             stats.failed();
             bio.endio(IoStatus.IO_ERROR);
-        } else if (bio.op() == BioOp.FLUSH || bio.preflush()) {
+        } else if (bio.op() == BioOp.FLUSH) {
             flush.submit(bio);
         } else {
             personality.submit(bio);
@@ -171,7 +221,22 @@ public final class MdArray extends AbstractBlockDevice {
     /** Every attached member device, spares and failed ones included (sysfs's {@code slaves}). */
     @Override
     public Collection<BlockDevice> lowerDevices() {
-        return members.all().stream().map(Member::device).toList();
+        List<BlockDevice> out = new java.util.ArrayList<>(members.all().stream().map(Member::device).toList());
+        BlockDevice j = journal();
+        if (j != null) {
+            out.add(j);
+        }
+        return out;
+    }
+
+    /** raid4/5/6's write-journal device, or null. */
+    public BlockDevice journal() {
+        return personality instanceof Raid5 r5 && r5.journal != null ? r5.journal.device() : null;
+    }
+
+    /** The write journal's state, or null without one. */
+    public JournalStatus journalStatus() {
+        return personality instanceof Raid5 r5 && r5.journal != null ? r5.journal.status() : null;
     }
 
     /** A member's flush failed: status for the parent flush (the flush strategies' shared rule). */
@@ -322,7 +387,23 @@ public final class MdArray extends AbstractBlockDevice {
         }
     }
 
+    /**
+     * raid4/5/6: sets the stripe cache's size in stripe heads (md's {@code stripe_cache_size});
+     * idle heads beyond it are dropped.
+     */
+    public void stripeCacheSize(int heads) {
+        if (!(personality instanceof Raid5 r5)) {
+            throw new MdStateException("stripeCacheSize", spec.level().label() + " has no stripe cache");
+        }
+        r5.stripeCacheSize(heads);
+    }
+
     /* ---- Status ---- */
+
+    /** raid4/5/6's stripe cache and parity counters; null for the other levels. */
+    public ParityStatus parityStatus() {
+        return personality instanceof Raid5 r5 ? ParityStatus.of(r5) : null;
+    }
 
     /** {@code mdadm --detail}. */
     public MdDetail detail() {
@@ -338,7 +419,7 @@ public final class MdArray extends AbstractBlockDevice {
      * disagree above the resync point (an array assembled again later must resync again).
      */
     public boolean resyncPending() {
-        return personality instanceof Mirrored m && m.resyncPoint() != Long.MAX_VALUE;
+        return personality instanceof Redundancy r && r.syncedTo() != Long.MAX_VALUE;
     }
 
     /** Why the array serves no I/O, or null if it does. */

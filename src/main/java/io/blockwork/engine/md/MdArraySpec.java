@@ -9,15 +9,16 @@ import java.util.regex.Pattern;
  *
  * @param name the array's device name
  * @param level the personality
- * @param chunkBytes raid0/raid10 chunk (power of two, 4 KiB..1 GiB; mdadm's default 512 KiB);
+ * @param chunkBytes raid0/raid10/raid4/5/6 chunk (power of two, 4 KiB..1 GiB; mdadm's default 512 KiB);
  *        linear's rounding (0 for none, mdadm's default); always 0 for raid1
  * @param layout raid10's layout; null for the other levels
  * @param strategies the seeds' strategies
  * @param speed resync/recovery speed limits
  * @param assumeClean skip the initial resync ({@code --assume-clean}): the members are known to agree
+ * @param parity raid4/5/6's layout and stripe cache; null for the other levels
  */
 public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Layout layout,
-                          MdStrategies strategies, SpeedLimits speed, boolean assumeClean) {
+                          MdStrategies strategies, SpeedLimits speed, boolean assumeClean, ParitySpec parity) {
 
     public static final long DEFAULT_CHUNK = 512 * 1024;
     private static final long MAX_CHUNK = 1L << 30;
@@ -31,7 +32,7 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
         Objects.requireNonNull(strategies, "strategies");
         Objects.requireNonNull(speed, "speed");
         switch (level) {
-            case RAID0, RAID10 -> checkChunk(chunkBytes, level);
+            case RAID0, RAID10, RAID4, RAID5, RAID6 -> checkChunk(chunkBytes, level);
             case LINEAR -> {
                 if (chunkBytes != 0) {
                     checkChunk(chunkBytes, level);
@@ -47,8 +48,33 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
             throw new MdArgumentException("layout", "raid10 needs a layout (n2, f2, o2, ...)");
         }
         if (level != MdLevel.RAID10 && layout != null) {
-            throw new MdArgumentException("layout", "only raid10 has a layout, not " + level.label());
+            throw new MdArgumentException("layout", "only raid10 has a raid10 layout, not " + level.label());
         }
+        if (level.parity() != (parity != null)) {
+            throw new MdArgumentException("layout", level.parity() ? level.label() + " needs a parity layout"
+                    : level.label() + " has no parity layout");
+        }
+        if (parity != null) {
+            parity.layout().checkFor(level);
+        }
+    }
+
+    /** The array's layout as md numbers it (raid10's code or the parity algorithm); null for levels without one. */
+    public Integer layoutCode() {
+        return layout != null ? Integer.valueOf(layout.code()) : parity != null ? Integer.valueOf(parity.layout().code()) : null;
+    }
+
+    /** mdadm's name for the layout ({@code n2}, {@code left-symmetric}); null for levels without one. */
+    public String layoutLabel() {
+        return layout != null ? layout.label() : parity != null ? parity.layout().label() : null;
+    }
+
+    /** A layout code as stored by {@link #layoutCode()}, back to mdadm's name for {@code level}. */
+    public static String layoutLabel(MdLevel level, Integer code) {
+        if (code == null) {
+            return null;
+        }
+        return level.parity() ? ParityLayout.fromCode(code).label() : Raid10Layout.fromCode(code).label();
     }
 
     private static void checkChunk(long chunk, MdLevel level) {
@@ -59,9 +85,9 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
 
     /** An array with mdadm's defaults for the level. */
     public static MdArraySpec of(String name, MdLevel level) {
-        long chunk = level == MdLevel.RAID0 || level == MdLevel.RAID10 ? DEFAULT_CHUNK : 0;
+        long chunk = level == MdLevel.RAID0 || level == MdLevel.RAID10 || level.parity() ? DEFAULT_CHUNK : 0;
         return new MdArraySpec(name, level, chunk, level == MdLevel.RAID10 ? Raid10Layout.N2 : null,
-                MdStrategies.DEFAULT, SpeedLimits.DEFAULT, false);
+                MdStrategies.DEFAULT, SpeedLimits.DEFAULT, false, level.parity() ? ParitySpec.defaults(level) : null);
     }
 
     /**
@@ -76,31 +102,46 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
             spec = spec.withChunk(chunkBytes);
         }
         if (layout != null) {
-            if (l != MdLevel.RAID10) {
-                throw new MdArgumentException("layout", "only raid10 has a layout, not " + l.label());
+            if (l.parity()) {
+                spec = spec.withParity(spec.parity().withLayout(ParityLayout.parse(layout, l)));
+            } else if (l != MdLevel.RAID10) {
+                throw new MdArgumentException("layout", l.label() + " has no layout");
+            } else {
+                spec = spec.withLayout(Raid10Layout.parse(layout));
             }
-            spec = spec.withLayout(Raid10Layout.parse(layout));
         }
         return spec.withStrategies(MdStrategies.of(flushStrategy, barrierStrategy));
     }
 
     public MdArraySpec withChunk(long bytes) {
-        return new MdArraySpec(name, level, bytes, layout, strategies, speed, assumeClean);
+        return new MdArraySpec(name, level, bytes, layout, strategies, speed, assumeClean, parity);
     }
 
     public MdArraySpec withLayout(Raid10Layout l) {
-        return new MdArraySpec(name, level, chunkBytes, l, strategies, speed, assumeClean);
+        return new MdArraySpec(name, level, chunkBytes, l, strategies, speed, assumeClean, parity);
     }
 
     public MdArraySpec withStrategies(MdStrategies s) {
-        return new MdArraySpec(name, level, chunkBytes, layout, s, speed, assumeClean);
+        return new MdArraySpec(name, level, chunkBytes, layout, s, speed, assumeClean, parity);
     }
 
     public MdArraySpec withSpeed(SpeedLimits s) {
-        return new MdArraySpec(name, level, chunkBytes, layout, strategies, s, assumeClean);
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, s, assumeClean, parity);
     }
 
     public MdArraySpec withAssumeClean(boolean clean) {
-        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, clean);
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, clean, parity);
+    }
+
+    public MdArraySpec withParity(ParitySpec p) {
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, assumeClean, p);
+    }
+
+    /** raid4/5/6's stripe cache size; refused for other levels. */
+    public MdArraySpec withStripeCacheSize(int heads) {
+        if (parity == null) {
+            throw new MdArgumentException("stripeCacheSize", level.label() + " has no stripe cache");
+        }
+        return withParity(parity.withStripeCacheSize(heads));
     }
 }

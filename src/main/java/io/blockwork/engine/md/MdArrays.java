@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,8 @@ import java.util.function.Function;
 public final class MdArrays {
 
     private final Function<String, BlockDevice> devices;
-    /** Guarded by {@code this}; in creation order. */
+    /** In creation order. */
+    @GuardedBy("this")
     private final Map<String, MdArray> arrays = new LinkedHashMap<>();
 
     /** @param devices the block device of a name, or null if there is none */
@@ -27,12 +29,18 @@ public final class MdArrays {
 
     /** {@code mdadm --create} with members by name, in slot order. */
     public synchronized MdArray create(MdArraySpec spec, List<String> members) {
+        return create(spec, members, null);
+    }
+
+    /** {@code mdadm --create --write-journal}: as {@link #create(MdArraySpec, List)} with a journal device (null for none). */
+    public synchronized MdArray create(MdArraySpec spec, List<String> members, String journal) {
         refuseName(spec.name());
         List<BlockDevice> resolved = new ArrayList<>();
         for (int i = 0; members != null && i < members.size(); i++) {
             resolved.add(resolve("members[" + i + "]", members.get(i)));
         }
-        MdArray array = MdArray.create(spec, resolved);
+        BlockDevice j = journal == null ? null : resolve("journal", journal);
+        MdArray array = MdArray.create(spec, resolved, j);
         arrays.put(spec.name(), array);
         return array;
     }
@@ -43,6 +51,12 @@ public final class MdArrays {
      * skipped. Names already in use are still refused.
      */
     public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares, long memberBytes) {
+        return assemble(spec, slots, spares, memberBytes, null);
+    }
+
+    /** As {@link #assemble(MdArraySpec, List, List, long)}, replaying the write journal on {@code journal} first. */
+    public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares, long memberBytes,
+                                         String journal) {
         refuseName(spec.name());
         List<BlockDevice> resolved = new ArrayList<>();
         for (int i = 0; i < slots.size(); i++) {
@@ -61,7 +75,16 @@ public final class MdArrays {
                 spareDevices.add(d);
             }
         }
-        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes);
+        BlockDevice j = null;
+        if (journal != null) {
+            j = devices.apply(journal);
+            if (j == null) {
+                throw new MdStateException("journal", "the write journal " + journal + " is not there; without it the"
+                        + " array's last writes cannot be made consistent");
+            }
+            refuseBusy("journal", j);
+        }
+        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes, j);
         arrays.put(spec.name(), array);
         return array;
     }
@@ -121,7 +144,7 @@ public final class MdArrays {
     /** The array {@code device} belongs to (as any kind of member), or null. */
     public synchronized String holderOf(BlockDevice device) {
         for (MdArray a : arrays.values()) {
-            if (a.members().contains(device)) {
+            if (a.members().contains(device) || a.journal() == device) {
                 return a.name();
             }
         }
@@ -137,13 +160,14 @@ public final class MdArrays {
         return get(name).orElseThrow(() -> new MdArgumentException("name", "no array named '" + name + "'"));
     }
 
+    @GuardedBy("this")
     private void refuseName(String name) {
         if (arrays.containsKey(name)) {
             throw new MdStateException("name", "an array named '" + name + "' exists");
         }
     }
 
-    /** Caller holds the monitor. */
+    @GuardedBy("this")
     private BlockDevice resolve(String field, String name) {
         if (name == null || name.isBlank()) {
             throw new MdArgumentException(field, "a device name is required");

@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
  * @param level {@code raid10}, ...
  * @param sizeBytes the array's size
  * @param usedDevSizeBytes bytes of each member in use (for linear: of the smallest)
- * @param chunkBytes chunk (raid0, raid10), rounding (linear), 0 (raid1)
- * @param layout raid10's short layout name ({@code n2}) or null
+ * @param chunkBytes chunk (raid0, raid10, raid4/5/6), rounding (linear), 0 (raid1)
+ * @param layout raid10's short layout name ({@code n2}), raid4/5/6's ({@code left-symmetric}), or null
  * @param layoutCode md's numeric layout, 0 for levels without one
  * @param state the state words; {@link #stateText()} joins them as mdadm does
  * @param inactiveReason why the array serves no I/O, or null
@@ -22,12 +22,15 @@ import java.util.stream.Collectors;
  * @param lastSyncAction md's last_sync_action: the sync action that ran most recently
  * @param mismatchSectors md's mismatch_cnt after the last resync, check or repair
  * @param members every slot in order (empty ones as REMOVED), then spares and failed members
+ * @param parity raid4/5/6's stripe cache and write paths; null for the other levels
+ * @param journal raid4/5/6's write journal; null without one
  */
 public record MdDetail(String name, String level, long sizeBytes, long usedDevSizeBytes, long chunkBytes,
                        String layout, int layoutCode, int raidDevices, int totalDevices, int activeDevices,
                        int workingDevices, int failedDevices, int spareDevices, Set<ArrayState> state,
                        String inactiveReason, SyncStatus sync, SyncAction lastSyncAction, long mismatchSectors, MdStrategies strategies,
-                       SpeedLimits speed, List<MemberDetail> members) {
+                       SpeedLimits speed, List<MemberDetail> members, ParityStatus parity,
+                       JournalStatus journal) {
 
     /**
      * One row of mdadm --detail's device table.
@@ -104,11 +107,12 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         Personality p = array.personality();
         boolean paused = d != null && d.paused();
         return new MdDetail(array.name(), spec.level().label(), p.sizeBytes(), p.usedMemberBytes(), spec.chunkBytes(),
-                spec.layout() == null ? null : spec.layout().label(), spec.layout() == null ? 0 : spec.layout().code(),
+                spec.layoutLabel(), spec.layoutCode() == null ? 0 : spec.layoutCode(),
                 t.width(), total, active, total - failed, failed, spares, Collections.unmodifiableSet(state), reason,
                 paused && !sync.paused() ? sync.paused(true) : sync, d == null ? SyncAction.IDLE : d.lastAction(),
                 d == null ? 0 : d.mismatchSectors(),
-                spec.strategies(), d == null ? spec.speed() : d.limits(), List.copyOf(rows));
+                spec.strategies(), d == null ? spec.speed() : d.limits(), List.copyOf(rows), array.parityStatus(),
+                array.journalStatus());
     }
 
     private static MemberDetail row(Member m) {

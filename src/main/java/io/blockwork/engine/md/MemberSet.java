@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,16 +33,17 @@ final class MemberSet {
     private final MdLevel level;
     private final Object lock = new Object();
     private volatile Table table;
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final List<Member> spares = new ArrayList<>();
-    /** Guarded by {@link #lock}: failed members still attached, until removed. */
+    /** Failed members still attached, until removed. */
+    @GuardedBy("lock")
     private final List<Member> faulty = new ArrayList<>();
     /**
      * Guarded by {@link #lock}: the slot each departed device last filled, by device name, for
      * re-add (names, so that a removed device is not kept alive by the array).
      */
     private final Map<String, Integer> formerSlots = new HashMap<>();
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private int nextNumber;
     /** Non-null once some data has no readable copy left: the array is inactive for good. */
     private volatile String lostReason;
@@ -149,7 +151,8 @@ final class MemberSet {
         }
     }
 
-    /** Caller holds the lock: clears {@code m} from whatever slot or list holds it. */
+    /** Clears {@code m} from whatever slot or list holds it. */
+    @GuardedBy("lock")
     private void takeOut(Member m) {
         Table t = table;
         Member[] slots = t.slots().clone();
@@ -317,7 +320,7 @@ final class MemberSet {
 
     /* ---- Queries ---- */
 
-    /** Caller holds the lock. */
+    @GuardedBy("lock")
     private Member find(String name) {
         for (Member m : all()) {
             if (m.name().equals(name)) {

@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.Bio;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -32,7 +33,8 @@ final class OptimisticBarrier implements ResyncBarrier {
     /** Raised windows; written under {@link #lock} inside a {@link #seq} write section. */
     private volatile int barrier;
     private final AtomicInteger pending = new AtomicInteger();
-    /** Guarded by {@link #lock}: bios that met a raised barrier (md's nr_waiting). */
+    /** Bios that met a raised barrier (md's nr_waiting). */
+    @GuardedBy("lock")
     private final ArrayDeque<Bio> parked = new ArrayDeque<>();
     /** The thread sleeping in {@link #raise}, or null: the "wq_has_sleeper" test. */
     private volatile Thread raiser;

@@ -8,7 +8,7 @@ import io.blockwork.engine.block.Bio;
  * already checked geometry, split bios at {@link #boundaryBytes()}, handled flushes and refused
  * I/O on an inactive array.
  */
-sealed interface Personality permits Linear, Raid0, Mirrored {
+sealed interface Personality permits Linear, Raid0, Mirrored, Raid5 {
 
     MdLevel level();
 

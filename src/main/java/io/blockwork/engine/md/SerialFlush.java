@@ -2,7 +2,6 @@ package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
-import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.FlushMerging;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SerialFlusher;
@@ -27,14 +26,7 @@ final class SerialFlush implements ArrayFlush {
 
     @Override
     public void submit(Bio bio) {
-        rounds.flush(status -> {
-            if (!status.ok() || bio.op() == BioOp.FLUSH) {
-                bio.endio(status);
-                return;
-            }
-            array.personality().submit(ArrayFlush.dataOf(bio));
-            bio.endio();
-        });
+        rounds.flush(bio::endio);
     }
 
     private void round(Consumer<IoStatus> done) {

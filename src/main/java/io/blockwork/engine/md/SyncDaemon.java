@@ -29,7 +29,7 @@ final class SyncDaemon {
     private static final int MARKS = 10;
     private static final long MARK_STEP = TimeUnit.SECONDS.toNanos(1);
 
-    private final Mirrored level;
+    private final Redundancy level;
     private final MemberSet members;
     /** Normal I/O requests the array has received: a change since the last window means busy. */
     private final LongSupplier userIo;
@@ -59,7 +59,7 @@ final class SyncDaemon {
     private long paceStart;
     private long paceBytes;
 
-    SyncDaemon(String arrayName, Mirrored level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
+    SyncDaemon(String arrayName, Redundancy level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
                Runnable changed) {
         this.level = level;
         this.members = members;
@@ -101,7 +101,7 @@ final class SyncDaemon {
             SyncAction busy = requested != null ? requested : s.action();
             throw new MdStateException("action", "cannot start " + action.label() + ": " + busy.label() + " is in progress");
         }
-        if (level.resyncPoint() != Long.MAX_VALUE || members.rebuildPending()) {
+        if (level.syncedTo() != Long.MAX_VALUE || members.rebuildPending()) {
             throw new MdStateException("action", "cannot start " + action.label() + " before the array's resync or recovery has finished");
         }
         abortScrub = false;
@@ -168,8 +168,8 @@ final class SyncDaemon {
             Member target = members.nextToRebuild();
             if (target != null) {
                 recover(target);
-            } else if (level.resyncPoint() < level.sizeBytes() && members.lostReason() == null) {
-                scrub(SyncAction.RESYNC, level.resyncPoint());
+            } else if (level.syncedTo() < level.sizeBytes() && members.lostReason() == null && level.canResync()) {
+                scrub(SyncAction.RESYNC, level.syncedTo());
             } else if (takeRequest() instanceof SyncAction action) {
                 scrub(action, 0);
             } else {
@@ -197,7 +197,7 @@ final class SyncDaemon {
     private void recover(Member target) {
         lastAction = SyncAction.RECOVER;
         changed.run();
-        long total = level.recoveryBytes();
+        long total = level.rebuildBytes();
         long pos = Math.min(target.rebuilt(), total);
         begin(pos);
         MemorySegment buffer = buffers(1)[0];
@@ -205,8 +205,8 @@ final class SyncDaemon {
             if (target.state() != MemberState.REBUILDING || members.lostReason() != null) {
                 return;
             }
-            long len = level.recoveryWindowAt(pos);
-            if (level.recoverWindow(target, pos, len, buffer) != Mirrored.Recovered.COPIED) {
+            long len = level.rebuildWindowAt(pos);
+            if (level.rebuild(target, pos, len, buffer) != Redundancy.Recovered.COPIED) {
                 return;
             }
             pos += len;
@@ -226,22 +226,22 @@ final class SyncDaemon {
             mismatches.set(0);
         }
         begin(pos);
-        MemorySegment[] bufs = buffers(level.copies());
+        MemorySegment[] bufs = buffers(level.scrubBuffers());
         while (pos < total && proceed(action, pos, total, null)) {
             boolean scrubAborted = abortScrub && action != SyncAction.RESYNC;
             if (scrubAborted || members.lostReason() != null) {
                 return;
             }
-            long len = level.syncWindowAt(pos);
-            mismatches.addAndGet(level.syncWindow(pos, len, action != SyncAction.CHECK, bufs));
+            long len = level.scrubWindowAt(pos);
+            mismatches.addAndGet(level.scrub(pos, len, action != SyncAction.CHECK, bufs));
             pos += len;
             if (action == SyncAction.RESYNC) {
-                level.resyncPoint(pos);
+                level.syncedTo(pos);
             }
             progressed(action, pos, total, null, len);
         }
         if (pos >= total && action == SyncAction.RESYNC) {
-            level.resyncPoint(Long.MAX_VALUE);
+            level.syncedTo(Long.MAX_VALUE);
             changed.run();
         }
     }
@@ -287,7 +287,9 @@ final class SyncDaemon {
             markDone[lastMark] = pos;
         }
         int oldest = (lastMark + 1) % MARKS;
-        long dt = Math.max(1, now - markTime[oldest]);
+        // at least a second, as md's status_resync counts it: the first windows after a start
+        // would otherwise divide by microseconds and report a speed no disk has
+        long dt = Math.max(MARK_STEP, now - markTime[oldest]);
         long speed = (long) ((pos - markDone[oldest]) / 1024.0 / (dt / 1e9));
         long eta = speed > 0 ? (total - pos) / 1024 / speed : -1;
         status = new SyncStatus(action, false, pos, total, speed, eta, target == null ? null : target.name());

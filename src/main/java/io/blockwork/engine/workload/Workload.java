@@ -26,13 +26,11 @@ public final class Workload {
     /** Verification keeps a generation number per block; this caps its memory at 256 MiB. */
     static final long MAX_VERIFY_BLOCKS = 64L << 20;
 
-    private final BlockDevice device;
     private final WorkloadSpec spec;
     private final ThreadFactory threads;
     private final List<Job> jobs = new ArrayList<>();
 
     public Workload(BlockDevice device, WorkloadSpec spec, ThreadFactory threads) {
-        this.device = device;
         this.spec = spec;
         this.threads = threads;
         int lbs = device.limits().logicalBlockSize();

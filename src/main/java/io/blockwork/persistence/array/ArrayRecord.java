@@ -61,6 +61,18 @@ public class ArrayRecord {
     @Column(name = "resync_pending", nullable = false)
     private boolean resyncPending;
 
+    @Column(name = "stripe_cache_size")
+    private Integer stripeCacheSize;
+
+    @Column(name = "journal_device", length = 64)
+    private String journalDevice;
+
+    @Column(name = "journal_kind", length = 16)
+    private String journalKind;
+
+    @Column(name = "dirty", nullable = false)
+    private boolean dirty;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -142,6 +154,38 @@ public class ArrayRecord {
 
     public void setResyncPending(boolean resyncPending) {
         this.resyncPending = resyncPending;
+    }
+
+    /** raid4/5/6's stripe cache size in stripe heads; null for the other levels. */
+    public Integer getStripeCacheSize() {
+        return stripeCacheSize;
+    }
+
+    public void setStripeCacheSize(Integer stripeCacheSize) {
+        this.stripeCacheSize = stripeCacheSize;
+    }
+
+    /** raid4/5/6's write-journal device (any block device kind), or null. */
+    public String getJournalDevice() {
+        return journalDevice;
+    }
+
+    public String getJournalKind() {
+        return journalKind;
+    }
+
+    public void setJournalDevice(String device, String kind) {
+        this.journalDevice = device;
+        this.journalKind = kind;
+    }
+
+    /** True while the array runs, until a clean stop: a dirty parity array resyncs when assembled. */
+    public boolean isDirty() {
+        return dirty;
+    }
+
+    public void setDirty(boolean dirty) {
+        this.dirty = dirty;
     }
 
     public Instant getCreatedAt() {

@@ -11,10 +11,13 @@ import java.util.List;
  * @param speedMinBytes resync/recovery floor in bytes per second (md's speed_limit_min)
  * @param speedMaxBytes resync/recovery ceiling in bytes per second (md's speed_limit_max)
  * @param assumeClean skip the initial resync (mdadm's {@code --assume-clean}): the members already agree
+ * @param stripeCacheSize raid4/5/6: the stripe cache's size in stripe heads (md's stripe_cache_size)
+ * @param journal raid4/5/6: a device for the write journal (mdadm's {@code --write-journal}), or null
  */
 public record ArrayCreate(String name, String level, List<String> members, List<String> spares, Long chunkBytes,
                           String layout, String flushStrategy, String barrierStrategy, Long speedMinBytes,
-                          Long speedMaxBytes, boolean assumeClean) {
+                          Long speedMaxBytes, boolean assumeClean, Integer stripeCacheSize,
+                          String journal) {
 
     public ArrayCreate {
         members = members == null ? List.of() : List.copyOf(members);

@@ -9,6 +9,8 @@ import io.blockwork.engine.md.MdArrays;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MdStateException;
 import io.blockwork.engine.md.MdStrategies;
+import io.blockwork.engine.md.ParityLayout;
+import io.blockwork.engine.md.ParitySpec;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.persistence.array.ArrayMemberRecord;
@@ -71,8 +73,11 @@ class ArrayRestorer implements RestorableSource {
 
     private Restorable restorable(ArrayRecord record) {
         String name = record.getName();
-        Set<Ref> members = record.getMembers().stream()
-                .map(m -> new Ref(m.getDeviceKind(), m.getDeviceName())).collect(Collectors.toSet());
+        Set<Ref> members = new java.util.HashSet<>(record.getMembers().stream()
+                .map(m -> new Ref(m.getDeviceKind(), m.getDeviceName())).collect(Collectors.toSet()));
+        if (record.getJournalDevice() != null) {
+            members.add(new Ref(record.getJournalKind(), record.getJournalDevice()));
+        }
         return new Restorable(new Ref(DeviceKind.ARRAY.label(), name), Set.of(), members,
                 () -> assemble(name),
                 state -> unavailable(name, state));
@@ -135,7 +140,8 @@ class ArrayRestorer implements RestorableSource {
     private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
                           Map<ArrayMemberRecord, String> missing) {
         try {
-            if (record.isResyncPending() && slots.stream().allMatch(Objects::nonNull)) {
+            // With a journal the array is always assembled: create would format the journal unread.
+            if (!spec.assumeClean() && slots.stream().allMatch(Objects::nonNull) && record.getJournalDevice() == null) {
                 MdArray array = arrays.create(spec.withAssumeClean(false), slots);
                 try {
                     spares.forEach(s -> arrays.add(spec.name(), s));
@@ -145,7 +151,7 @@ class ArrayRestorer implements RestorableSource {
                 }
                 return array;
             }
-            return arrays.assemble(spec, slots, spares, record.getMemberBytes());
+            return arrays.assemble(spec, slots, spares, record.getMemberBytes(), record.getJournalDevice());
         } catch (MdArgumentException | MdStateException e) {
             throw new IllegalStateException(e.getMessage() + describe(missing), e);
         }
@@ -183,14 +189,29 @@ class ArrayRestorer implements RestorableSource {
                 registry.claim(m.getDeviceName(), holder);
             }
         }
+        String journal = record.getJournalDevice();
+        if (journal != null && registry.find(journal).isPresent()) {
+            registry.claim(journal, holder);
+        }
+    }
+
+    /**
+     * The initial resync had not finished, or a parity array without a journal was not stopped
+     * cleanly: some stripe may hold new data beside old parity, so the parity is recomputed (md
+     * without a bitmap). A journal's replay makes those stripes whole instead.
+     */
+    private static boolean mustResync(ArrayRecord r, MdLevel level) {
+        return r.isResyncPending() || (level.parity() && r.isDirty() && r.getJournalDevice() == null);
     }
 
     static MdArraySpec spec(ArrayRecord r) {
         MdLevel level = MdLevel.fromLabel(r.getLevel());
+        Integer code = r.getLayoutCode();
         return new MdArraySpec(r.getName(), level, r.getChunkBytes(),
-                r.getLayoutCode() == null ? null : Raid10Layout.fromCode(r.getLayoutCode()),
+                code == null || level.parity() ? null : Raid10Layout.fromCode(code),
                 new MdStrategies(FlushStrategy.fromLabel(r.getFlushStrategy()),
                         BarrierStrategy.fromLabel(r.getBarrierStrategy())),
-                new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !r.isResyncPending());
+                new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !mustResync(r, level),
+                level.parity() ? new ParitySpec(ParityLayout.fromCode(code), r.getStripeCacheSize()) : null);
     }
 }

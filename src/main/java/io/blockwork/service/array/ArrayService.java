@@ -1,12 +1,12 @@
 package io.blockwork.service.array;
 
+import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdArrays;
 import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MemberState;
-import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
@@ -48,6 +48,10 @@ import org.springframework.stereotype.Service;
  * <p>Some engine changes cannot be taken back (a failed member stays failed, a removed faulty
  * member is gone). For those, a rollback asks the {@link ArrayChangeRecorder} to write the
  * engine's state down instead, so the database catches up with the engine.
+ *
+ * <p>Size note: over 400 lines because it has one short operation per mdadm verb (create, add,
+ * replace, fail, remove, re-add, sync actions, speed limits, delete), sharing the lookups, undo
+ * and record helpers at its end; a class per verb would copy those.
  */
 @Service
 public class ArrayService {
@@ -80,7 +84,9 @@ public class ArrayService {
         MdArraySpec spec = MdErrors.call(() -> MdArraySpec.parse(c.name(), c.level(), c.chunkBytes(), c.layout(),
                 c.flushStrategy(), c.barrierStrategy()));
         SpeedLimits speed = speedLimits(c.speedMinBytes(), c.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
-        MdArraySpec withSpeed = spec.withSpeed(speed).withAssumeClean(c.assumeClean());
+        MdArraySpec withCache = c.stripeCacheSize() == null ? spec
+                : MdErrors.call(() -> spec.withStripeCacheSize(c.stripeCacheSize()));
+        MdArraySpec withSpeed = withCache.withSpeed(speed).withAssumeClean(c.assumeClean());
         return management.apply(changes -> {
             registry.requireFree(c.name());
             Map<String, String> seen = new HashMap<>();
@@ -90,7 +96,10 @@ public class ArrayService {
             for (int i = 0; i < c.spares().size(); i++) {
                 requireJoiner("spares[" + i + "]", c.spares().get(i), seen);
             }
-            MdArray array = MdErrors.call(() -> arrays.create(withSpeed, c.members()));
+            if (c.journal() != null) {
+                requireJoiner("journal", c.journal(), seen);
+            }
+            MdArray array = MdErrors.call(() -> arrays.create(withSpeed, c.members(), c.journal()));
             changes.undoOnRollback(() -> arrays.stop(c.name()));
             // watched before the rows are written: a change in between is in the rows or queued after them
             recorder.watch(array);
@@ -107,10 +116,12 @@ public class ArrayService {
             }
             MdDetail detail = array.detail();
             ArrayRecord record = new ArrayRecord(c.name(), spec.level().label(), detail.raidDevices(),
-                    spec.chunkBytes(), spec.layout() == null ? null : spec.layout().code(),
+                    spec.chunkBytes(), spec.layoutCode(),
                     detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
                     array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
             record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
+            record.setStripeCacheSize(withSpeed.parity() == null ? null : withSpeed.parity().stripeCacheSize());
+            record.setJournalDevice(c.journal(), c.journal() == null ? null : kindOf(c.journal()));
             MemberRows.write(record, array, this::kindOf);
             return view(save(record));
         });
@@ -145,6 +156,9 @@ public class ArrayService {
             Holder holder = holder(name);
             for (ArrayMemberRecord m : record.getMembers()) {
                 release(m.getDeviceName(), holder, changes);
+            }
+            if (record.getJournalDevice() != null) {
+                release(record.getJournalDevice(), holder, changes);
             }
             repository.delete(record);
             repository.flush();
@@ -297,6 +311,29 @@ public class ArrayService {
         recorder.close();
         for (MdArray a : arrays.list()) {
             arrays.stop(a.name());
+            if (a.spec().level().parity()) {
+                markClean(a);
+            }
+        }
+    }
+
+    /**
+     * After a parity array stopped: its members' caches are flushed and its row says it stopped
+     * cleanly, so the next start trusts its parity (md writes a clean superblock at stop).
+     */
+    private void markClean(MdArray array) {
+        try {
+            for (var member : array.lowerDevices()) {
+                SyncIo.flush(member);
+            }
+            management.run(changes -> repository.findByName(array.name()).ifPresent(r -> {
+                r.setDirty(false);
+                repository.saveAndFlush(r);
+            }));
+        } catch (RuntimeException e) {
+            // Left dirty: the next start resyncs, which is safe.
+            System.getLogger(ArrayService.class.getName()).log(System.Logger.Level.WARNING,
+                    "could not record the clean stop of " + array.name(), e);
         }
     }
 
@@ -457,7 +494,8 @@ public class ArrayService {
         }
         Integer code = r.getLayoutCode();
         return new ArrayView(r.getName(), r.getLevel(), r.getRaidDevices(), r.getChunkBytes(),
-                code == null ? null : Raid10Layout.fromCode(code).label(), code,
+                MdArraySpec.layoutLabel(MdLevel.fromLabel(r.getLevel()), code), code, r.getStripeCacheSize(),
+                r.getJournalDevice(),
                 r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
                 array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
                 List.copyOf(members));

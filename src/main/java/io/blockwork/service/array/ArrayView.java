@@ -1,6 +1,7 @@
 package io.blockwork.service.array;
 
 import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.ParityStatus;
 import io.blockwork.service.assembly.ObjectState;
 import java.time.Instant;
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.List;
  * An array as the API shows it: its stored configuration, and {@code mdadm --detail} of its live
  * engine object when it is assembled.
  *
- * @param layout raid10's layout name ({@code n2}), else null
+ * @param layout raid10's layout name ({@code n2}), raid4/5/6's ({@code left-symmetric}), else null
+ * @param stripeCacheSize raid4/5/6's stripe cache size in stripe heads, else null
+ * @param journal raid4/5/6's write-journal device, else null
  * @param speedMinBytes resync/recovery floor, bytes per second
  * @param speedMaxBytes resync/recovery ceiling, bytes per second
  * @param detail null while the array is not assembled
@@ -18,9 +21,14 @@ import java.util.List;
  * @param resyncPending the initial resync has not finished
  */
 public record ArrayView(String name, String level, int raidDevices, long chunkBytes, String layout, Integer layoutCode,
-                        String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
+                        Integer stripeCacheSize, String journal, String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
                         boolean resyncPending, ObjectState state, Instant createdAt, MdDetail detail,
                         List<MemberView> members) {
+
+    /** raid4/5/6's stripe cache and write paths of the live array; null otherwise. */
+    public ParityStatus parity() {
+        return detail == null ? null : detail.parity();
+    }
 
     /**
      * One member.

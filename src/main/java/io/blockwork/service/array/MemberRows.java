@@ -43,6 +43,8 @@ final class MemberRows {
             }
         }
         record.setResyncPending(array.resyncPending());
+        // Written while the array runs: until a clean stop says otherwise, it may have half-written stripes.
+        record.setDirty(array.spec().level().parity());
     }
 
     /** True if the live array has {@code device} attached, in any state. */

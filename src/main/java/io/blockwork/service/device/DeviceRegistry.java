@@ -70,8 +70,14 @@ public class DeviceRegistry {
 
     private static ProblemException nameTaken(String name, RegisteredDevice existing) {
         return new ProblemException(Problem.NAME_TAKEN,
-                "the name '" + name + "' is taken: there is a " + existing.kind().label() + " of that name")
+                "the name '" + name + "' is taken: there is " + article(existing.kind().label()) + " "
+                        + existing.kind().label() + " of that name")
                 .atField("name").with("takenBy", existing.kind().label());
+    }
+
+    /** "a" or "an", as the kind's label is spoken ("an array", "a disk"). */
+    static String article(String label) {
+        return !label.isEmpty() && "aeiou".indexOf(label.charAt(0)) >= 0 ? "an" : "a";
     }
 
     /** Removes a device; refused with device-busy while anything holds it. */

@@ -8,7 +8,6 @@ import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.persistence.disk.DiskRecord;
 import io.blockwork.persistence.disk.DiskRepository;
 import io.blockwork.service.assembly.ObjectState;
-import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceKind;

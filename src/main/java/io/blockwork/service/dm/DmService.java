@@ -13,7 +13,6 @@ import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import io.blockwork.persistence.dm.DmDeviceRecord;
 import io.blockwork.persistence.dm.DmDeviceRepository;
 import io.blockwork.service.assembly.ObjectState;
-import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceKind;

@@ -1,6 +1,5 @@
 package io.blockwork.service.pool;
 
-import io.blockwork.persistence.pool.PoolRecord;
 import io.blockwork.persistence.pool.PoolRepository;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;

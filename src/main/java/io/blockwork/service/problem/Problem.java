@@ -42,6 +42,8 @@ public enum Problem {
             "The operation does not fit the object's current state (resume of an active device with no table loaded, suspend of a suspended one); `detail` says which."),
     MESSAGE_REFUSED("message-refused", 409, "Message refused",
             "No target covers the sector, or the target there does not take that message."),
+    NO_WRITE_LOG("no-write-log", 409, "No write log",
+            "The device holds no write log of the log-writes target (no log super at its start), or an entry of it is damaged; `detail` says which."),
     // pools and volumes
     INSUFFICIENT_SPACE("insufficient-space", 409, "Not enough free space",
             "The pool has fewer free extents than the volume needs; `detail` and `freeBytes`, `freeExtents`, `extentSizeBytes`, `neededExtents` say how much is free and how much was asked for. Nothing was allocated."),

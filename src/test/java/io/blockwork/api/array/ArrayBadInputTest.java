@@ -193,7 +193,7 @@ class ArrayBadInputTest {
 
     @Test
     void unknownLevel() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid5\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]}",
+        create("{\"name\":\"bi-new\",\"level\":\"raid7\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]}",
                 400, "validation-failed", "level");
     }
 

@@ -54,7 +54,7 @@ class MdStatApiTest {
         await().atMost(LONG).until(() -> settled(mvc, "ms-md"));
 
         String text = mdstat();
-        assertThat(text).startsWith("Personalities : [linear] [raid0] [raid1] [raid10] \n")
+        assertThat(text).startsWith("Personalities : [linear] [raid0] [raid1] [raid10] [raid4] [raid5] [raid6] \n")
                 .endsWith("unused devices: <none>\n");
         assertThat(block("ms-md")).isEqualTo("ms-md : active raid10 ms-c3[3] ms-c2[2] ms-c1[1] ms-c0[0]\n"
                 + "      32768 blocks super non-persistent 512K chunks 2 near-copies [4/4] [UUUU]\n"

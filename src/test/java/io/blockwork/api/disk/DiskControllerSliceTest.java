@@ -26,6 +26,7 @@ import io.blockwork.service.disk.DiskView;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.time.Instant;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,6 +38,7 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 
 /** The disks controller alone: JSON to use case and back, validation, problems. The service is a mock. */
 @WebMvcTest(DiskController.class)
+@Tag("api")
 class DiskControllerSliceTest {
 
     @Autowired

@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The must-fail twin of {@link OpenApiContractTest}: the comparison it relies on does catch drift. */
+@Tag("unit")
 class OpenApiDriftDetectionTest {
 
     private final String checkedIn = read();

@@ -2,7 +2,7 @@ package io.blockwork.archfixture.engine;
 
 /** Breaks the rule on purpose: the engine calling up into a service. */
 public class ServiceReachingEngineClass {
-    void call(io.blockwork.archfixture.service.FixtureService service) {
-        service.toString();
+    String call(io.blockwork.archfixture.service.FixtureService service) {
+        return service.toString();
     }
 }

@@ -3,8 +3,10 @@ package io.blockwork.engine.block;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class LabelledTest {
 
     enum Sample implements Labelled {

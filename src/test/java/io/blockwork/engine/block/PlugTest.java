@@ -6,8 +6,10 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class PlugTest {
 
     private static MemorySegment block(int value) {

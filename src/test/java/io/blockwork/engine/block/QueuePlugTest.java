@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The pre-2.6.39 queue plug: a forgotten unplug costs a timer period, an explicit one does not. */
+@Tag("unit")
 class QueuePlugTest {
 
     private final ManualClock clock = new ManualClock();

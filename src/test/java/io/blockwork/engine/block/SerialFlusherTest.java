@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Deterministic, single-threaded checks of the merging rule: the media flush is held by the test. */
+@Tag("unit")
 class SerialFlusherTest {
 
     /** A media flush the test completes by hand; it numbers flushes in start order. */

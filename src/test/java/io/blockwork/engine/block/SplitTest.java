@@ -3,9 +3,11 @@ package io.blockwork.engine.block;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The core splits at boundaries and max I/O size, once, before the device sees a bio. */
+@Tag("unit")
 class SplitTest {
 
     @Test

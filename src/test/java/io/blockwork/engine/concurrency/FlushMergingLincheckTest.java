@@ -7,12 +7,14 @@ import io.blockwork.engine.block.SerialFlusher;
 import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Model checks the flush-merging state machine: whatever the interleaving, a flush that returns
  * has made its own earlier write durable. The same check must reject {@link PiggybackFlusher}.
  */
+@Tag("model-checking")
 public class FlushMergingLincheckTest {
 
     static ModelCheckingOptions options() {

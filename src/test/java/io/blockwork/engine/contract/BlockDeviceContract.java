@@ -2,6 +2,7 @@ package io.blockwork.engine.contract;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * and devices whose defined behaviour is to fail (a dm error target) override every check with
  * what they promise.
  */
+@Tag("contract")
 public abstract class BlockDeviceContract {
 
     private DeviceUnderTest dut;
@@ -74,6 +76,11 @@ public abstract class BlockDeviceContract {
     @Test
     protected void fuaWritesSurviveAPowerCut() {
         ContractChecks.fuaWriteSurvivesPowerCut(dut);
+    }
+
+    @Test
+    protected void aPreflushWriteKeepsTheWritesBeforeItThroughAPowerCut() {
+        ContractChecks.preflushWriteKeepsWhatCameBefore(dut);
     }
 
     @Test

@@ -193,6 +193,20 @@ public final class ContractChecks {
         expect(dut, read(d, 8L * len, len), random(60, len), "FUA write after power cut");
     }
 
+    /**
+     * A PREFLUSH write (a journal's commit: PREFLUSH|FUA) makes every write that completed before
+     * it durable: after a power cut both that earlier write and the commit are there.
+     */
+    public static void preflushWriteKeepsWhatCameBefore(DeviceUnderTest dut) {
+        BlockDevice d = dut.device();
+        int len = 16 * 1024;
+        SyncIo.write(d, 16L * len, random(90, len));
+        SyncIo.write(d, 18L * len, random(91, len), BioFlags.PREFLUSH.withFua(true));
+        dut.powerCut().ifPresent(Runnable::run);
+        expect(dut, read(d, 16L * len, len), random(90, len), "write before a PREFLUSH write, after power cut");
+        expect(dut, read(d, 18L * len, len), random(91, len), "PREFLUSH|FUA write after power cut");
+    }
+
     /** After a power cut an unflushed overwrite is gone or intact in each block, never torn inside one. */
     public static void unflushedWriteNeverTorn(DeviceUnderTest dut) {
         BlockDevice d = dut.device();

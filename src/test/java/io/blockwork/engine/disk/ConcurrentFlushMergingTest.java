@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * not timing: at most two media flushes serve all 64, and each request is served by a media flush
  * that started after it arrived.
  */
+@Tag("unit")
 class ConcurrentFlushMergingTest {
 
     /** A writeback memory medium whose flushes wait at a gate and are numbered. */

@@ -6,9 +6,11 @@ import io.blockwork.engine.block.IoTimer;
 import io.blockwork.engine.contract.ContractChecks;
 import io.blockwork.engine.contract.DeviceUnderTest;
 import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The kit must notice a disk that acknowledges flushes and FUA without making anything durable. */
+@Tag("contract")
 class ContractCatchesLyingFlushTest {
 
     /** A writeback memory medium whose flush does nothing and which claims no native FUA. */
@@ -47,5 +49,12 @@ class ContractCatchesLyingFlushTest {
         assertThatThrownBy(() -> ContractChecks.fuaWriteSurvivesPowerCut(lyingDisk()))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("FUA write after power cut");
+    }
+
+    @Test
+    void preflushCheckFailsOnALyingDisk() {
+        assertThatThrownBy(() -> ContractChecks.preflushWriteKeepsWhatCameBefore(lyingDisk()))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("write before a PREFLUSH write");
     }
 }

@@ -11,8 +11,10 @@ import io.blockwork.engine.block.SyncIo;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class MemoryDiskTest {
 
     private static MemorySegment filled(int bytes, int value) {

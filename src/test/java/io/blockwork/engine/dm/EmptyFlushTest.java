@@ -12,6 +12,7 @@ import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Acceptance 4 and the flush rules: how many flushes one empty flush of a table costs each
  * underlying disk under both strategies, and how PREFLUSH and FUA pass through.
  */
+@Tag("unit")
 class EmptyFlushTest {
 
     private final DmTestDevices devs = new DmTestDevices();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * striped, delay, dm-flakey), with device paths replaced by names: each builds, prints back in
  * canonical form, and shows the status the kernel would.
  */
+@Tag("unit")
 class KernelDocExamplesTest {
 
     private final DmTestDevices devs = new DmTestDevices();

@@ -14,9 +14,11 @@ import io.blockwork.engine.dm.targets.Targets;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The dmsetup lifecycle of a mapped device, apart from suspend (see SuspendResumeTest). */
+@Tag("unit")
 class MappedDeviceTest {
 
     private final DmTestDevices devs = new DmTestDevices();

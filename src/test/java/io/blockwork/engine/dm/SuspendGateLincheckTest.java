@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * which no sequential execution can produce. The same check must reject a gate that reads the
  * flag before taking its ticket.
  */
+@Tag("model-checking")
 public class SuspendGateLincheckTest {
 
     static ModelCheckingOptions options() {

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * happens in a known order; "suspend has not returned" is observed as the suspending thread
  * parked in its wait, never by sleeping.
  */
+@Tag("unit")
 class SuspendResumeTest {
 
     private final DmTestDevices devs = new DmTestDevices();

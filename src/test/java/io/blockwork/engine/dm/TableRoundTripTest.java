@@ -7,6 +7,7 @@ import io.blockwork.engine.disk.DiskConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * form, build; print back identically; parse back to an equal spec; and a table built from the
  * printed text prints the same again.
  */
+@Tag("unit")
 class TableRoundTripTest {
 
     private static final String[] DEVS = {"d0", "d1", "d2"};

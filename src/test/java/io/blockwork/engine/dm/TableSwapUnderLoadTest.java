@@ -15,6 +15,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * through the new table; a bio lost on the way would hang a job, hence the timeout. Every I/O
  * must succeed and every block read back must be the last one written.
  */
+@Tag("unit")
 class TableSwapUnderLoadTest {
 
     private static final long SECTORS = 32768; // 16 MiB

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Table text syntax: fields, comments, blank lines, line numbers, the list form. */
+@Tag("unit")
 class TableTextTest {
 
     @Test

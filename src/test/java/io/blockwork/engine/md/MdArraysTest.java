@@ -21,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The registry: names, one array per device, stop, and reassembly with members missing. */
+@Tag("unit")
 class MdArraysTest {
 
     private static final long MIB = 1L << 20;

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * after bumping pending, must be rejected. (Lost wake-ups are {@link MdBarrierWakeupTest}'s: Lincheck
  * models spurious wake-ups from park, so a missing unpark is invisible to it.)
  */
+@Tag("model-checking")
 class MdBarrierLincheckTest {
 
     static ModelCheckingOptions options() {

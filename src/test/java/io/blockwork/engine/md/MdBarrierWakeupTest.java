@@ -11,6 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * resumed (already admitted) by the lower that drops it; and raising again waits for that resumed
  * bio. The broken twin whose exit never wakes the raiser leaves it asleep for good.
  */
+@Tag("unit")
 class MdBarrierWakeupTest {
 
     private static final Duration LONG = Duration.ofSeconds(30);

@@ -12,12 +12,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link MdArray#onChange}: the changes an array makes on its own are told, each with the array
  * already in its new state (what a keeper of the configuration writes down); management calls are not.
  */
+@Tag("unit")
 class MdChangeListenerTest {
 
     private static final long MIB = 1L << 20;

@@ -4,11 +4,13 @@ import io.blockwork.engine.contract.BlockDeviceContract;
 import io.blockwork.engine.contract.DeviceUnderTest;
 import io.blockwork.engine.disk.DiskConfig;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Every level, healthy and (where it has redundancy) degraded, passes the block-device contract
  * on writeback memory disks; power cuts and breakage go to the member disks.
  */
+@Tag("contract")
 class MdContractTest {
 
     private static final long MIB = 1L << 20;
@@ -130,6 +132,43 @@ class MdContractTest {
             MdFixture f = MdFixture.of(MdFixture.raid10("n2").withSpeed(new SpeedLimits(2_000, 4_000)), 4, 8 * MIB,
                     DiskConfig.writeback());
             return f.underTest();
+        }
+    }
+
+    @Nested
+    class Raid5 extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(MdFixture.spec(MdLevel.RAID5).withChunk(64 * 1024), 4, 8 * MIB).underTest();
+        }
+    }
+
+    @Nested
+    class Raid5Degraded extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            MdFixture f = MdFixture.of(MdFixture.spec(MdLevel.RAID5).withChunk(64 * 1024), 4, 8 * MIB);
+            f.array.fail(f.disk(1).name());
+            return f.underTest();
+        }
+    }
+
+    @Nested
+    class Raid6DoublyDegraded extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            MdFixture f = MdFixture.of(MdFixture.spec(MdLevel.RAID6).withChunk(32 * 1024), 5, 8 * MIB);
+            f.array.fail(f.disk(0).name());
+            f.array.fail(f.disk(3).name());
+            return f.underTest();
+        }
+    }
+
+    @Nested
+    class Raid4 extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(MdFixture.spec(MdLevel.RAID4).withChunk(16 * 1024), 3, 8 * MIB).underTest();
         }
     }
 }

@@ -11,6 +11,7 @@ import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.DiskFaults;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * faulty, the I/O retried elsewhere), writes skip failed members, and an array that has lost data
  * goes inactive and fails I/O.
  */
+@Tag("unit")
 class MdDegradedIoTest {
 
     private static final long MIB = 1L << 20;

@@ -17,12 +17,14 @@ import java.util.Map;
 import java.util.Random;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * mdadm-like management: create, fail, remove, add, replace, re-add, sync actions; and bad input,
  * which must name the field at fault and change nothing.
  */
+@Tag("unit")
 class MdManagementTest {
 
     private static final long MIB = 1L << 20;

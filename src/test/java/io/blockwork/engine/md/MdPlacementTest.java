@@ -10,6 +10,7 @@ import io.blockwork.engine.disk.DiskConfig;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * is stamped with its index, and each member is then read directly at the places the independent
  * {@link Raid10Model} (or the plain raid0/linear/raid1 rules) says the block's copies belong.
  */
+@Tag("unit")
 class MdPlacementTest {
 
     private static final int BLOCK = 4096;

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * rebuilt, a check finds the copies identical, then another original member fails; every block
  * still verifies, and the caller never sees an error.
  */
+@Tag("unit")
 class MdRecoveryUnderLoadTest {
 
     private static final long MIB = 1L << 20;

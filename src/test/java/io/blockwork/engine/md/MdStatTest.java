@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** /proc/mdstat text as md prints it. */
+@Tag("unit")
 class MdStatTest {
 
     private static final long MIB = 1L << 20;
@@ -43,7 +45,7 @@ class MdStatTest {
         org.awaitility.Awaitility.await().until(() -> md1.detail().activeDevices() == 2 && md1.detail().sync().action() == SyncAction.IDLE);
         String text = MdStat.render(List.of(md0, md1, md2, md3));
         assertThat(text).isEqualTo("""
-                Personalities : [linear] [raid0] [raid1] [raid10]\s
+                Personalities : [linear] [raid0] [raid1] [raid10] [raid4] [raid5] [raid6]\s
                 md0 : active raid10 sdd[3] sdc[2] sdb[1] sda[0]
                       16384 blocks super non-persistent 64K chunks 2 near-copies [4/4] [UUUU]
                      \s

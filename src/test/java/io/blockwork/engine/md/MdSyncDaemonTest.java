@@ -13,9 +13,11 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The sync daemon: initial resync, check and repair with md's mismatch count, pause/resume, progress. */
+@Tag("unit")
 class MdSyncDaemonTest {
 
     private static final long MIB = 1L << 20;

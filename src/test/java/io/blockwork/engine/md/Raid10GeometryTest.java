@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * offset layouts on 2-8 disks with 2-3 copies (and a few combined ones) against the independent
  * {@link Raid10Model}.
  */
+@Tag("unit")
 class Raid10GeometryTest {
 
     /** The brief's examples use 1024-sector (512 KiB) chunks. */

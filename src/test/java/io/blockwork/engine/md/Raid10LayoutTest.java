@@ -3,11 +3,13 @@ package io.blockwork.engine.md;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** mdadm's layout names and md's numeric encoding. */
+@Tag("unit")
 class Raid10LayoutTest {
 
     @ParameterizedTest

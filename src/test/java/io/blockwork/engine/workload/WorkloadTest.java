@@ -13,8 +13,10 @@ import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.disk.LatencyModel;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class WorkloadTest {
 
     @Test

@@ -7,8 +7,10 @@ import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.EmptyFlush;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import io.blockwork.engine.dm.targets.Targets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class DmStrategiesTest {
 
     @Test

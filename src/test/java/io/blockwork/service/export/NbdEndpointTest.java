@@ -2,9 +2,11 @@ package io.blockwork.service.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The NBD URI an export shows, for each kind of listen address. */
+@Tag("unit")
 class NbdEndpointTest {
 
     @Test

@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm.snapshot;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
@@ -20,12 +21,15 @@ final class CommitSequencer {
     private final Consumer<PendingException> complete;
     /** Leaf lock: guards the fields below. */
     private final Object lock = new Object();
-    /** Guarded by {@link #lock}: the sequence number to complete next. */
+    /** The sequence number to complete next. */
+    @GuardedBy("lock")
     private long next;
-    /** Guarded by {@link #lock}: finished copies waiting for their turn, by sequence. */
+    /** Finished copies waiting for their turn, by sequence. */
+    @GuardedBy("lock")
     private final PriorityQueue<PendingException> ready =
             new PriorityQueue<>((a, b) -> Long.compare(a.sequence, b.sequence));
-    /** Guarded by {@link #lock}: a thread is completing exceptions. */
+    /** A thread is completing exceptions. */
+    @GuardedBy("lock")
     private boolean draining;
 
     CommitSequencer(Consumer<PendingException> complete) {

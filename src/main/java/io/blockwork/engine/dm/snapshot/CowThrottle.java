@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm.snapshot;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,8 @@ final class CowThrottle {
     private final AtomicLong inProgress = new AtomicLong();
     /** Leaf lock: guards {@link #waiters}; the decisions to queue and to wake are made under it. */
     private final Object lock = new Object();
-    /** Guarded by {@link #lock}: retries, oldest first. */
+    /** Retries, oldest first. */
+    @GuardedBy("lock")
     private final ArrayDeque<Runnable> waiters = new ArrayDeque<>();
 
     /** @param capBytes copies in flight beyond which writes wait; 0 for no cap */

@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm.snapshot;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.IoStatus;
 import java.lang.System.Logger.Level;
@@ -43,9 +44,10 @@ final class Merge {
     /** Guarded by the snapshot's state lock (exclusive): writes to the merging run, oldest first. */
     private List<Bio> queued = new ArrayList<>();
 
-    /** Guarded by {@code this}: a step is in flight. */
+    /** A step is in flight. */
+    @GuardedBy("this")
     private boolean running;
-    /** Guarded by {@code this}. */
+    @GuardedBy("this")
     private boolean done;
     private volatile boolean stopRequested;
 

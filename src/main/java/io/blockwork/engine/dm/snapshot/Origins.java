@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm.snapshot;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeadlineScheduler;
 import io.blockwork.engine.copy.RegionCopier;
@@ -35,10 +36,12 @@ public final class Origins {
      * ownership. Held across reading a COW device at table load and across waiting for a closing
      * snapshot to drain, so no I/O path or completion ever takes it.
      */
-    private final ReentrantLock control = new ReentrantLock();
-    /** Guarded by {@link #control} (and {@link #lock} exclusive when an origin's list changes). */
+    final ReentrantLock control = new ReentrantLock();
+    /** (and {@link #lock} exclusive when an origin's list changes). */
+    @GuardedBy("control")
     private final Map<BlockDevice, Origin> origins = new IdentityHashMap<>();
-    /** Guarded by {@link #control}: the registered snapshots by COW device. */
+    /** The registered snapshots by COW device. */
+    @GuardedBy("control")
     private final Map<BlockDevice, SnapshotHandle.Shared> byCow = new IdentityHashMap<>();
 
     /* ---- Origin targets ---- */
@@ -64,7 +67,7 @@ public final class Origins {
         }
     }
 
-    /** Caller holds {@link #control}. */
+    @GuardedBy("control")
     private void release(Origin origin) {
         if (--origin.users == 0) {
             origins.remove(origin.device());
@@ -155,7 +158,7 @@ public final class Origins {
                 config.cowThrottleBytes(), copiers.apply(spec.chunkSectors() << 9));
     }
 
-    /** Caller holds {@link #control}. */
+    /** Caller holds {@code control}. */
     private static void checkHandover(SnapshotHandle.Shared shared, SnapshotSpec spec) throws SnapshotException {
         Snapshot s = shared.snapshot;
         String cow = "COW device '" + spec.cow().name() + "'";
@@ -181,7 +184,7 @@ public final class Origins {
         }
     }
 
-    /** Caller holds {@link #control}. */
+    @GuardedBy("control")
     private void checkMergeable(SnapshotSpec spec, Snapshot self) throws SnapshotException {
         if (!spec.store().persistent()) {
             throw new SnapshotException("Merge target only supports persistent snapshots");
@@ -198,11 +201,8 @@ public final class Origins {
 
     /* ---- For SnapshotHandle ---- */
 
-    ReentrantLock control() {
-        return control;
-    }
-
-    /** Caller holds {@link #control}: the last target let go of {@code shared}'s snapshot. */
+    /** The last target let go of {@code shared}'s snapshot. */
+    @GuardedBy("control")
     void unregister(SnapshotHandle.Shared shared) {
         Snapshot s = shared.snapshot;
         lock.writeLock().lock();

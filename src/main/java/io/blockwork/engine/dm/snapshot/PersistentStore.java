@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm.snapshot;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BlockDevice;
@@ -40,6 +41,10 @@ import java.util.function.Consumer;
  * <p>In memory the store keeps every live entry in commit order ({@link #log}): area k's entries
  * are {@code log[kE, (k+1)E)}, so an area is re-encoded from it for each write, and merging walks
  * back through it without reading the disk.
+ *
+ * <p>Size note: over 400 lines because the on-disk layout, its reader and its one ordered writer
+ * must agree byte for byte (pure encode/decode beside the one writer, ARCHITECTURE §6); split
+ * apart, that agreement would be spread over files.
  */
 public final class PersistentStore implements ExceptionStore {
 
@@ -88,21 +93,27 @@ public final class PersistentStore implements ExceptionStore {
 
     /** Leaf lock: guards the commit side below. Never held across I/O or a callback. */
     private final Object lock = new Object();
-    /** Guarded by {@link #lock}: live entries, {old, new} pairs in commit order. */
+    /** Live entries, {old, new} pairs in commit order. */
+    @GuardedBy("lock")
     private long[] log = new long[64];
-    /** Guarded by {@link #lock}: entries in {@link #log}. */
+    /** Entries in {@link #log}. */
+    @GuardedBy("lock")
     private int logSize;
-    /** Guarded by {@link #lock}; volatile for status. */
+    /** Written under {@link #lock}; volatile for status, which reads it without. */
     private volatile long currentArea;
-    /** Guarded by {@link #lock}: entries in the current area. */
+    /** Entries in the current area. */
+    @GuardedBy("lock")
     private int currentCommitted;
-    /** Guarded by {@link #lock}; volatile for status. */
+    /** Written under {@link #lock} (or while opening); volatile for status, which reads it without. */
     private volatile boolean valid = true;
-    /** Guarded by {@link #lock}: callbacks of commits not yet part of a queued write. */
+    /** Callbacks of commits not yet part of a queued write. */
+    @GuardedBy("lock")
     private List<CommitDone> batch = new ArrayList<>();
-    /** Guarded by {@link #lock}: area writes waiting for the one in flight. */
+    /** Area writes waiting for the one in flight. */
+    @GuardedBy("lock")
     private final ArrayDeque<AreaWrite> queue = new ArrayDeque<>();
-    /** Guarded by {@link #lock}: an area write is in flight. */
+    /** An area write is in flight. */
+    @GuardedBy("lock")
     private boolean writing;
 
     private PersistentStore(BlockDevice cow, StoreType type, long chunkSectors) {
@@ -209,13 +220,17 @@ public final class PersistentStore implements ExceptionStore {
                             + ", which is not a data chunk of the device");
                 }
                 max = Math.max(max, newChunk);
-                appendLog(oldChunk, newChunk);
+                synchronized (lock) { // uncontended: the store is not published yet
+                    appendLog(oldChunk, newChunk);
+                }
                 replay.exception(oldChunk, newChunk);
             }
             i = 0;
         }
         currentArea = a;
-        currentCommitted = i;
+        synchronized (lock) {
+            currentCommitted = i;
+        }
         nextFree = skipMetadata(Math.max(nextFree, max + 1));
     }
 
@@ -248,7 +263,8 @@ public final class PersistentStore implements ExceptionStore {
         return b;
     }
 
-    /** Caller holds {@link #lock}: area {@code area} with the entries of {@link #log} before {@code end}. */
+    /** Area {@code area} with the entries of {@link #log} before {@code end}. */
+    @GuardedBy("lock")
     private byte[] encodeArea(long area, int end) {
         byte[] b = new byte[chunkBytes];
         MemorySegment m = MemorySegment.ofArray(b);
@@ -260,7 +276,8 @@ public final class PersistentStore implements ExceptionStore {
         return b;
     }
 
-    /** Caller holds {@link #lock} (or is still opening the store). */
+    /** (or is still opening the store). */
+    @GuardedBy("lock")
     private void appendLog(long oldChunk, long newChunk) {
         if (2 * logSize + 2 > log.length) {
             log = Arrays.copyOf(log, log.length * 2);
@@ -324,7 +341,8 @@ public final class PersistentStore implements ExceptionStore {
         }
     }
 
-    /** Caller holds {@link #lock}: queues a write of {@code area} for the batch, joining a queued write of it. */
+    /** Queues a write of {@code area} for the batch, joining a queued write of it. */
+    @GuardedBy("lock")
     private void enqueueLocked(long area, boolean full) {
         byte[] bytes = encodeArea(area, logSize);
         List<CommitDone> callbacks = batch;

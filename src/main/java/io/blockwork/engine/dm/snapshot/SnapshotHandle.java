@@ -80,7 +80,7 @@ public final class SnapshotHandle {
      * invalidation and overflow to the owner's device from now on.
      */
     public void claim(Runnable event) throws SnapshotException {
-        shared.registry.control().lock();
+        shared.registry.control.lock();
         try {
             SnapshotHandle current = shared.owner;
             if (current == this) {
@@ -95,7 +95,7 @@ public final class SnapshotHandle {
             shared.owner = this;
             shared.ownerSuspended = false;
         } finally {
-            shared.registry.control().unlock();
+            shared.registry.control.unlock();
         }
     }
 
@@ -124,13 +124,13 @@ public final class SnapshotHandle {
     }
 
     public void postsuspend() {
-        shared.registry.control().lock();
+        shared.registry.control.lock();
         try {
             if (shared.owner == this) {
                 shared.ownerSuspended = true;
             }
         } finally {
-            shared.registry.control().unlock();
+            shared.registry.control.unlock();
         }
     }
 
@@ -139,7 +139,7 @@ public final class SnapshotHandle {
      * for its pending exceptions and stops its copier.
      */
     public void close() {
-        shared.registry.control().lock();
+        shared.registry.control.lock();
         try {
             if (closed) {
                 return;
@@ -161,7 +161,7 @@ public final class SnapshotHandle {
             shared.snapshot.awaitPendingDrained();
             shared.snapshot.copier.close();
         } finally {
-            shared.registry.control().unlock();
+            shared.registry.control.unlock();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.blockwork.engine.dm.targets;
 
 import static io.blockwork.engine.dm.TargetType.version;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
@@ -71,7 +72,8 @@ public final class DelayTarget implements Target {
     /** Guarded by {@link #lock}: per kind, the bios waiting, oldest first. */
     @SuppressWarnings("unchecked")
     private final ArrayDeque<Delayed>[] waiting = new ArrayDeque[] {new ArrayDeque<>(), new ArrayDeque<>(), new ArrayDeque<>()};
-    /** Guarded by {@link #lock}: false from presuspend to resume. */
+    /** False from presuspend to resume. */
+    @GuardedBy("lock")
     private boolean mayDelay = true;
 
     private DelayTarget(DelayClass[] classes, int argc, long length, DeadlineScheduler timer) {

@@ -9,7 +9,6 @@ import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.dm.ArgBound;
 import io.blockwork.engine.dm.DeviceRange;
 import io.blockwork.engine.dm.EndIo;
-import io.blockwork.engine.dm.EndIo;
 import io.blockwork.engine.dm.MapResult;
 import io.blockwork.engine.dm.StatusType;
 import io.blockwork.engine.dm.Target;
@@ -41,6 +40,10 @@ import java.util.function.LongSupplier;
  *                          WRITE_ZEROES 9), REQ_SYNC 0x800, REQ_FUA 0x20000, REQ_PREFLUSH 0x40000
  *     random_read_corrupt &lt;p&gt; / random_write_corrupt &lt;p&gt;
  *                          corrupt one random byte with probability p / 1000000000
+ *     random_read_error &lt;p&gt; / random_write_error &lt;p&gt;
+ *                          Blockwork's, after SPDK's error injection: fail each read (write) with
+ *                          probability p / 1000000000, without touching the device; with up 0 and
+ *                          down 1 the device is always down, so {@code 10000000} fails 1 % of I/O
  *   no features: error_reads and error_writes, i.e. all I/O fails while down
  * </pre>
  *
@@ -59,11 +62,16 @@ public final class FlakeyTarget implements Target {
 
     private static final ArgBound UP = new ArgBound(0, ArgBound.UINT_MAX, "Invalid up interval");
     private static final ArgBound DOWN = new ArgBound(0, ArgBound.UINT_MAX, "Invalid down interval");
-    private static final ArgBound FEATURE_ARGS = new ArgBound(0, 11, "Invalid number of feature args");
+    /** The kernel's 11, plus Blockwork's two random error features. */
+    private static final ArgBound FEATURE_ARGS = new ArgBound(0, 15, "Invalid number of feature args");
     private static final ArgBound NTH_BYTE = new ArgBound(1, ArgBound.UINT_MAX, "Invalid corrupt bio byte");
     private static final ArgBound VALUE = new ArgBound(0, 255, "Invalid corrupt value to write into bio byte (0-255)");
     private static final ArgBound FLAGS = new ArgBound(0, ArgBound.UINT_MAX, "Invalid corrupt bio flags mask");
     private static final ArgBound PROBABILITY = new ArgBound(0, PROBABILITY_BASE, "Invalid random corrupt argument");
+    private static final ArgBound ERROR_PROBABILITY = new ArgBound(0, PROBABILITY_BASE, "Invalid random error argument");
+    /** The features that take one probability, in the order {@code parseFeatures} keeps them. */
+    private static final List<String> RANDOM_FEATURES =
+            List.of("random_read_corrupt", "random_write_corrupt", "random_read_error", "random_write_error");
 
     private static final long REQ_SYNC = 1L << 11;
     private static final long REQ_FUA = 1L << 17;
@@ -72,13 +80,14 @@ public final class FlakeyTarget implements Target {
     /** What the target does while down: the parsed features. */
     record Features(boolean errorReads, boolean dropWrites, boolean errorWrites,
                     long corruptByte, boolean corruptWrites, int corruptValue, long corruptFlags,
-                    long randomReadCorrupt, long randomWriteCorrupt) {
+                    long randomReadCorrupt, long randomWriteCorrupt, long randomReadError, long randomWriteError) {
 
-        static final Features ALL_IO_ERRORS = new Features(true, false, true, 0, false, 0, 0, 0, 0);
+        static final Features ALL_IO_ERRORS = new Features(true, false, true, 0, false, 0, 0, 0, 0, 0, 0);
 
         int argCount() {
             return (errorReads ? 1 : 0) + (dropWrites ? 1 : 0) + (errorWrites ? 1 : 0) + (corruptByte > 0 ? 5 : 0)
-                    + (randomReadCorrupt > 0 ? 2 : 0) + (randomWriteCorrupt > 0 ? 2 : 0);
+                    + (randomReadCorrupt > 0 ? 2 : 0) + (randomWriteCorrupt > 0 ? 2 : 0)
+                    + (randomReadError > 0 ? 2 : 0) + (randomWriteError > 0 ? 2 : 0);
         }
 
         String text() {
@@ -100,6 +109,12 @@ public final class FlakeyTarget implements Target {
             }
             if (randomWriteCorrupt > 0) {
                 s.append(" random_write_corrupt ").append(randomWriteCorrupt);
+            }
+            if (randomReadError > 0) {
+                s.append(" random_read_error ").append(randomReadError);
+            }
+            if (randomWriteError > 0) {
+                s.append(" random_write_error ").append(randomWriteError);
             }
             return s.toString();
         }
@@ -147,7 +162,8 @@ public final class FlakeyTarget implements Target {
             return Features.ALL_IO_ERRORS;
         }
         boolean errorReads = false, dropWrites = false, errorWrites = false, corruptWrites = false;
-        long corruptByte = 0, corruptFlags = 0, randomRead = 0, randomWrite = 0;
+        long corruptByte = 0, corruptFlags = 0;
+        long[] random = new long[RANDOM_FEATURES.size()];
         int corruptValue = 0;
         while (argc > 0) {
             String name = args.next("Insufficient feature arguments");
@@ -192,24 +208,20 @@ public final class FlakeyTarget implements Target {
                     corruptFlags = args.readUnsigned(FLAGS);
                     argc -= 4;
                 }
-                case "random_read_corrupt", "random_write_corrupt" -> {
-                    boolean read = name.equalsIgnoreCase("random_read_corrupt");
-                    if (read ? randomRead > 0 : randomWrite > 0) {
+                case "random_read_corrupt", "random_write_corrupt", "random_read_error", "random_write_error" -> {
+                    int k = RANDOM_FEATURES.indexOf(name.toLowerCase(java.util.Locale.ROOT));
+                    if (random[k] > 0) {
                         throw new TargetException("Feature " + name + " duplicated");
                     } else if (argc < 1) {
                         throw new TargetException("Feature " + name + " requires a parameter");
                     }
-                    long p = args.readUnsigned(PROBABILITY);
-                    if (read) {
-                        randomRead = p;
-                    } else {
-                        randomWrite = p;
-                    }
+                    random[k] = args.readUnsigned(k < 2 ? PROBABILITY : ERROR_PROBABILITY);
                     argc--;
                 }
                 default -> throw new TargetException("Unrecognised flakey feature requested: '" + name + "'");
             }
         }
+        long randomRead = random[0], randomWrite = random[1], readError = random[2], writeError = random[3];
         boolean corruptsWrites = (corruptByte > 0 && corruptWrites) || randomWrite > 0;
         boolean corruptsReads = (corruptByte > 0 && !corruptWrites) || randomRead > 0;
         if (dropWrites && corruptsWrites) {
@@ -218,9 +230,13 @@ public final class FlakeyTarget implements Target {
             throw new TargetException("error_writes is incompatible with random_write_corrupt or corrupt_bio_byte with the WRITE flag set");
         } else if (errorReads && corruptsReads) {
             throw new TargetException("error_reads is incompatible with random_read_corrupt or corrupt_bio_byte with the READ flag set");
+        } else if (writeError > 0 && (dropWrites || errorWrites)) {
+            throw new TargetException("random_write_error is incompatible with drop_writes and error_writes");
+        } else if (readError > 0 && errorReads) {
+            throw new TargetException("random_read_error is incompatible with error_reads");
         }
         return new Features(errorReads, dropWrites, errorWrites, corruptByte, corruptWrites, corruptValue,
-                corruptFlags, randomRead, randomWrite);
+                corruptFlags, randomRead, randomWrite, readError, writeError);
     }
 
     /** True during a down interval. */
@@ -238,19 +254,18 @@ public final class FlakeyTarget implements Target {
         // Per-bio data: reads that may be corrupted when they complete.
         bio.context(hasData ? Boolean.TRUE : null);
         if (bio.op() == BioOp.READ) {
-            return f.errorReads ? MapResult.IO_ERROR : remap(bio);
+            return f.errorReads || chance(f.randomReadError) ? MapResult.IO_ERROR : remap(bio);
         }
         if (f.dropWrites) {
             return MapResult.OK;
-        } else if (f.errorWrites) {
+        } else if (f.errorWrites || chance(f.randomWriteError)) {
             return MapResult.IO_ERROR;
         }
         if (!hasData) {
             return remap(bio);
         }
         boolean fixed = f.corruptByte > 0 && f.corruptWrites && flagsMatch(bio);
-        boolean random = f.randomWriteCorrupt > 0
-                && ThreadLocalRandom.current().nextLong(PROBABILITY_BASE) < f.randomWriteCorrupt;
+        boolean random = chance(f.randomWriteCorrupt);
         if (!fixed && !random) {
             return remap(bio);
         }
@@ -267,6 +282,11 @@ public final class FlakeyTarget implements Target {
         return MapResult.SUBMITTED;
     }
 
+    /** True with probability {@code p} / 10^9. */
+    private static boolean chance(long p) {
+        return p > 0 && ThreadLocalRandom.current().nextLong(PROBABILITY_BASE) < p;
+    }
+
     private MapResult remap(Bio bio) {
         return MapResult.remap(dev, bio.op() == BioOp.FLUSH ? 0 : (start << 9) + bio.offset());
     }
@@ -278,7 +298,7 @@ public final class FlakeyTarget implements Target {
             if (f.corruptByte > 0 && !f.corruptWrites && flagsMatch(bio)) {
                 corrupt(bio.data(), f.corruptByte - 1, (byte) f.corruptValue);
             }
-            if (f.randomReadCorrupt > 0 && ThreadLocalRandom.current().nextLong(PROBABILITY_BASE) < f.randomReadCorrupt) {
+            if (chance(f.randomReadCorrupt)) {
                 corruptRandomByte(bio.data());
             }
         }

@@ -2,6 +2,7 @@ package io.blockwork.engine.dm.targets;
 
 import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.TargetRegistry;
+import io.blockwork.engine.dm.targets.logwrites.LogWritesTarget;
 import io.blockwork.engine.dm.targets.mirror.MirrorTarget;
 
 /** The target types Blockwork ships, registered here and nowhere else. */
@@ -17,7 +18,8 @@ public final class Targets {
             MirrorTarget.TYPE,
             SnapshotOriginTarget.TYPE,
             SnapshotTarget.TYPE,
-            SnapshotMergeTarget.TYPE);
+            SnapshotMergeTarget.TYPE,
+            LogWritesTarget.TYPE);
 
     private Targets() {}
 

@@ -17,6 +17,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * on) and invalidates any other (all its I/O fails, and a persistent header says so); origin
  * writes never fail for a snapshot's sake. Every state shows in the status line and record.
  */
+@Tag("unit")
 class OverflowAndInvalidTest {
 
     private static final long SIZE = 4L << 20;

@@ -16,6 +16,7 @@ import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * that takes only the state lock in the I/O paths (no bucket locks: "the rw lock's read side
  * protects the tables") must be rejected.
  */
+@Tag("model-checking")
 public class PendingExceptionLincheckTest {
 
     /**

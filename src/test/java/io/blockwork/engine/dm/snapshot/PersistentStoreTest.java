@@ -30,12 +30,14 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Acceptance 2: the persistent store's on-disk layout, recovery at table load (after a reload and
  * after a power cut of the COW disk), batching of metadata writes, and refusal of foreign headers.
  */
+@Tag("unit")
 class PersistentStoreTest {
 
     private static final long SIZE = 4L << 20;

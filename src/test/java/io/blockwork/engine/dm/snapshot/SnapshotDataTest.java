@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * writes, each read back exactly as the origin was when it was taken; snapshot writes land in
  * their snapshot only. Every locking strategy.
  */
+@Tag("unit")
 class SnapshotDataTest {
 
     private static final long SIZE = 8L << 20;

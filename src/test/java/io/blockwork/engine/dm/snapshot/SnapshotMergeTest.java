@@ -28,6 +28,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * merged view is read and written, keeps the writes made during the merge, and ends with no
  * exception left (allocated == metadata).
  */
+@Tag("unit")
 class SnapshotMergeTest {
 
     private static final long SIZE = 4L << 20;

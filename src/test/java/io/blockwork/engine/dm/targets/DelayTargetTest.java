@@ -13,9 +13,11 @@ import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** dm-delay on a hand-cranked clock: each kind waits its own time on its own device. */
+@Tag("unit")
 class DelayTargetTest {
 
     private static final long MS = 1_000_000;

@@ -114,6 +114,13 @@ class ErrorTargetContractTest extends BlockDeviceContract {
 
     @Test
     @Override
+    protected void aPreflushWriteKeepsTheWritesBeforeItThroughAPowerCut() {
+        assertThat(io(dut().device(), BioOp.WRITE, 0, 4096, BioFlags.PREFLUSH.withFua(true)))
+                .isEqualTo(IoStatus.IO_ERROR);
+    }
+
+    @Test
+    @Override
     protected void unflushedWritesAreNeverTornByAPowerCut() {
         assertThat(io(dut().device(), BioOp.WRITE, 32768, 65536, BioFlags.NONE)).isEqualTo(IoStatus.IO_ERROR);
     }

@@ -2,6 +2,7 @@ package io.blockwork.engine.dm.targets;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
@@ -11,11 +12,14 @@ import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.TableException;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** dm-flakey's features, stepping the clock into and out of the down interval. */
+@Tag("unit")
 class FlakeyTargetTest {
 
     private static final long S = 1_000_000_000L;
@@ -135,5 +139,45 @@ class FlakeyTargetTest {
         SyncIo.write(d, 4096, filled(1), BioFlags.FUA);
         assertThat(readBack(disk, 0).get(JAVA_BYTE, 0)).isEqualTo((byte) 1);
         assertThat(readBack(disk, 4096).get(JAVA_BYTE, 0)).isEqualTo((byte) 9);
+    }
+
+    @Test
+    void randomErrorsFailAboutTheirShareOfIoWithoutTouchingTheDisk() {
+        MappedDevice d = devs.create("fl", "0 8192 flakey d0 0 0 1 4 random_read_error 250000000 random_write_error 500000000\n");
+        assertThat(d.tableText()).isEqualTo("0 8192 flakey d0 0 0 1 4 random_read_error 250000000 random_write_error 500000000\n");
+        SyncIo.write(disk, 0, filled(3));
+        int n = 2000;
+        int readErrors = 0;
+        int writeErrors = 0;
+        for (int i = 0; i < n; i++) {
+            MemorySegment into = MemorySegment.ofArray(new byte[4096]);
+            IoStatus r = SyncIo.execute(d, BioOp.READ, 0, 4096, BioFlags.NONE, into);
+            if (r == IoStatus.OK) {
+                assertThat(into.mismatch(filled(3))).isEqualTo(-1L);
+            } else {
+                readErrors++;
+            }
+            if (write(d, 4096, 5) != IoStatus.OK) {
+                writeErrors++;
+            }
+        }
+        // 25 % and 50 %, each within about 7 standard deviations.
+        assertThat(readErrors).isBetween(n / 4 - 140, n / 4 + 140);
+        assertThat(writeErrors).isBetween(n / 2 - 160, n / 2 + 160);
+        MappedDevice always = devs.create("fl2", "0 8192 flakey d0 0 0 1 2 random_write_error 1000000000\n");
+        assertThat(write(always, 8192, 9)).isEqualTo(IoStatus.IO_ERROR);
+        assertThat(readBack(disk, 8192).mismatch(filled(0))).as("a failed write never reaches the disk").isEqualTo(-1L);
+    }
+
+    @Test
+    void randomErrorsConflictWithTheFeaturesThatAlreadyDecide() {
+        assertThatThrownBy(() -> flakey("3 error_writes random_write_error 5"))
+                .isInstanceOf(TableException.class).hasMessageContaining("random_write_error is incompatible with drop_writes and error_writes");
+        assertThatThrownBy(() -> flakey("3 error_reads random_read_error 5"))
+                .isInstanceOf(TableException.class).hasMessageContaining("random_read_error is incompatible with error_reads");
+        assertThatThrownBy(() -> flakey("2 random_read_error 1000000001"))
+                .isInstanceOf(TableException.class).hasMessageContaining("Invalid random error argument");
+        assertThatThrownBy(() -> flakey("4 random_read_error 5 random_read_error 6"))
+                .isInstanceOf(TableException.class).hasMessageContaining("Feature random_read_error duplicated");
     }
 }

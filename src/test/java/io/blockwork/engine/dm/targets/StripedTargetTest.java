@@ -12,9 +12,11 @@ import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import java.lang.foreign.MemorySegment;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** dm-stripe's layout, split and health status. */
+@Tag("unit")
 class StripedTargetTest {
 
     private final DmTestDevices devs = new DmTestDevices();

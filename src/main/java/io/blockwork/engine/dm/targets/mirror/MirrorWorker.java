@@ -47,6 +47,10 @@ import java.util.function.Supplier;
  * <p>Threads: everything but the queues and {@link #writeEnded} runs on the worker; control
  * operations (resume, suspend) hand it tasks and wait. The worker blocks only on its own
  * metadata I/O ({@link #execute}), never holding a lock.
+ *
+ * <p>Size note: over 400 lines because the worker's loop and everything only the worker touches
+ * (the recovery cursor, quiet regions, the log's upkeep) stay in one file, where the thread
+ * confinement that keeps them lock-free can be read at once.
  */
 final class MirrorWorker implements MirrorIo {
 

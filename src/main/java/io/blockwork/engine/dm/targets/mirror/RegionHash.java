@@ -1,5 +1,6 @@
 package io.blockwork.engine.dm.targets.mirror;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.Bio;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -57,13 +58,15 @@ final class RegionHash {
 
     private final DirtyLog log;
     private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private final Map<Long, Region> regions = new HashMap<>();
-    /** Guarded by {@link #lock}: regions that went quiet, oldest first; stale marks are skipped. */
+    /** Regions that went quiet, oldest first; stale marks are skipped. */
+    @GuardedBy("lock")
     private final ArrayDeque<IdleMark> idle = new ArrayDeque<>();
-    /** Guarded by {@link #lock}: the lowest region taken out of sync since the worker last looked. */
+    /** The lowest region taken out of sync since the worker last looked. */
+    @GuardedBy("lock")
     private long outOfSyncSince = Long.MAX_VALUE;
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private int recovering;
 
     RegionHash(DirtyLog log) {
@@ -243,7 +246,7 @@ final class RegionHash {
         }
     }
 
-    /** Caller holds {@link #lock}. */
+    @GuardedBy("lock")
     private void dropIfIdle(long r, Region reg) {
         if (reg.pending == 0 && !reg.recovering && reg.delayed == null
                 && (log.isClean(r) || !log.inSync(r))) {

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The disk log: its documented format, marks reaching the log before data reaches the legs, and
  * a reload after a crash recovering exactly the regions the log had dirty.
  */
+@Tag("unit")
 class MirrorDiskLogTest {
 
     private static final int REGION = 64 * 1024;

@@ -16,6 +16,7 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * write completes with the clock never touched and no timer-driven unplug; under {@code timer}
  * its leg writes sit in the legs' plugged queues until 3 ms have passed.
  */
+@Tag("unit")
 class MirrorDispatchTest {
 
     private final ManualClock clock = new ManualClock();

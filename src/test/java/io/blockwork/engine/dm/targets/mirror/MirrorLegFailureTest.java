@@ -14,6 +14,7 @@ import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.Workload;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadSpec;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * acknowledged write is lost: every block reads back as last written, from the surviving leg.
  * The leg dies at a fixed write, counted below it, so the moment is the same on every run.
  */
+@Tag("unit")
 class MirrorLegFailureTest {
 
     private static final long SIZE = 16L << 20;

@@ -20,10 +20,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Acceptance 2: initial sync, recovery onto a replaced leg with visible progress, and writes meeting recovery. */
+@Tag("unit")
 class MirrorRecoveryTest {
 
     private static final int MIB = 1 << 20;

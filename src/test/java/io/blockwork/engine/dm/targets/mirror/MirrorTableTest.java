@@ -14,6 +14,7 @@ import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * kernel's message, and the device it was loaded into keeps its tables, state, log and data; no
  * worker is started for a refused table.
  */
+@Tag("unit")
 class MirrorTableTest {
 
     private final DmTestDevices devs = new DmTestDevices();

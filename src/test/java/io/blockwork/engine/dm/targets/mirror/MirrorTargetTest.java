@@ -22,12 +22,14 @@ import io.blockwork.engine.dm.DmTestDevices;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.StatusType;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The mirror's I/O paths, status lines and flush handling. */
+@Tag("unit")
 class MirrorTargetTest {
 
     private static final int REGION = 64 * 1024; // 128 sectors

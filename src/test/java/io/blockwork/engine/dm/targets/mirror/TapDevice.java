@@ -1,21 +1,18 @@
 package io.blockwork.engine.dm.targets.mirror;
 
-import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.engine.block.PassThroughDevice;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /** Passes every bio on to a device below, showing it to an observer first: to record order or to strike at a chosen moment. */
-final class TapDevice extends AbstractBlockDevice {
+final class TapDevice extends PassThroughDevice {
 
-    private final BlockDevice below;
     private final Consumer<Bio> observer;
 
     TapDevice(String name, BlockDevice below, Consumer<Bio> observer) {
-        super(name);
-        this.below = below;
+        super(name, below);
         this.observer = observer;
     }
 
@@ -32,17 +29,6 @@ final class TapDevice extends AbstractBlockDevice {
     @Override
     protected void dispatch(Bio bio) {
         observer.accept(bio);
-        below.submit(bio.remap(bio.offset()));
-        bio.endio();
-    }
-
-    @Override
-    public long sizeBytes() {
-        return below.sizeBytes();
-    }
-
-    @Override
-    public DeviceLimits limits() {
-        return below.limits();
+        super.dispatch(bio);
     }
 }
