@@ -1,13 +1,20 @@
 package io.blockwork.nbd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.PassThroughDevice;
+import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.nbd.protocol.NbdCommand;
 import io.blockwork.nbd.protocol.NbdError;
 import io.blockwork.nbd.protocol.NbdWire;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +26,7 @@ import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -43,15 +51,32 @@ class NbdCommandSequenceTest {
     private static final int SECTOR = 512;
     private static final int MAX_BLOCK = 64 << 10; // the test server's maximum block size
     private static NbdFixture nbd;
-    private static Disk disk;
-    private static final byte[] SHADOW = new byte[SIZE];
+    /** Behind the exports "rw" and "ro". */
+    private static Model model;
+    /** Behind "liar", whose device acknowledges some writes it never makes (the must-fail twin). */
+    private static Model liar;
+
+    /** A disk behind an export and the model of what it should hold. */
+    private record Model(Disk disk, byte[] shadow) {
+        Model(Disk disk) {
+            this(disk, new byte[SIZE]);
+        }
+
+        byte[] contents() {
+            byte[] all = new byte[SIZE];
+            SyncIo.read(disk, 0, MemorySegment.ofArray(all));
+            return all;
+        }
+    }
 
     @BeforeContainer
     static void server() {
         nbd = new NbdFixture(NbdLimits.DEFAULT.withMaxBlockBytes(MAX_BLOCK).withMaxInFlightBytes(1 << 20));
-        disk = Disk.memory("seq", SIZE, DiskConfig.DEFAULT);
-        nbd.export("rw", disk);
-        nbd.export(NbdExport.of("ro", disk).readOnly(true));
+        model = new Model(Disk.memory("seq", SIZE, DiskConfig.DEFAULT));
+        nbd.export("rw", model.disk());
+        nbd.export(NbdExport.of("ro", model.disk()).readOnly(true));
+        liar = new Model(Disk.memory("liar", SIZE, DiskConfig.DEFAULT));
+        nbd.export("liar", new WriteDroppingDevice(liar.disk()));
     }
 
     @AfterContainer
@@ -99,12 +124,29 @@ class NbdCommandSequenceTest {
     @Property(tries = 100)
     void everyRequestIsAnsweredOnceAsTheSpecSaysAndReadsReturnTheModelsBytes(
             @ForAll("sessions") List<List<Request>> batches, @ForAll boolean structured, @ForAll boolean readOnly) {
-        byte[] initial = contents();
-        System.arraycopy(initial, 0, SHADOW, 0, SIZE);
-        try (RawNbdClient c = nbd.open(readOnly ? "ro" : "rw", structured)) {
+        session(model, readOnly ? "ro" : "rw", batches, structured, readOnly);
+    }
+
+    /**
+     * The must-fail twin: the same checks catch a device that acknowledges writes it drops, on a
+     * session a property run could generate (a write, then a read of it in a later batch).
+     */
+    @Example
+    void aDeviceThatAcknowledgesWritesItDropsIsCaught() {
+        Request write = new Request(NbdCommand.WRITE.code(), 0, 8 * SECTOR, 8 * SECTOR, 42);
+        Request read = new Request(NbdCommand.READ.code(), 0, 8 * SECTOR, 8 * SECTOR, 0);
+        assertThatThrownBy(() -> session(liar, "liar", List.of(List.of(write), List.of(read)), true, false))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("sector 8");
+    }
+
+    /** One connection's batches against {@code export}, checked against {@code m}. */
+    private static void session(Model m, String export, List<List<Request>> batches, boolean structured,
+                                boolean readOnly) {
+        System.arraycopy(m.contents(), 0, m.shadow(), 0, SIZE);
+        try (RawNbdClient c = nbd.open(export, structured)) {
             long handle = 1;
             for (List<Request> batch : batches) {
-                handle = runBatch(c, batch, handle, readOnly);
+                handle = runBatch(m, c, batch, handle, readOnly);
             }
             c.disconnect();
             assertThat(c.closedAfterDraining()).isTrue();
@@ -113,14 +155,30 @@ class NbdCommandSequenceTest {
         NbdServerStatus s = nbd.server.status();
         assertThat(s.failures()).as("server failures").isZero();
         assertThat(s.bytesInFlight()).isZero();
-        assertThat(contents()).as("the disk after the session").isEqualTo(SHADOW);
+        assertThat(m.contents()).as("the disk after the session").isEqualTo(m.shadow());
+    }
+
+    /** Acknowledges every WRITE as done but never passes it on: a disk that loses what it was given. */
+    private static final class WriteDroppingDevice extends PassThroughDevice {
+        WriteDroppingDevice(BlockDevice below) {
+            super("liar", below);
+        }
+
+        @Override
+        protected void dispatch(Bio bio) {
+            if (bio.op() == BioOp.WRITE) {
+                bio.endio();
+            } else {
+                super.dispatch(bio);
+            }
+        }
     }
 
     /**
      * Sends a batch pipelined (from another thread, as a real client does, so neither side can
      * block the other), then checks every reply; returns the next free handle.
      */
-    private static long runBatch(RawNbdClient c, List<Request> batch, long firstHandle, boolean readOnly) {
+    private static long runBatch(Model m, RawNbdClient c, List<Request> batch, long firstHandle, boolean readOnly) {
         Map<Long, Request> sent = new LinkedHashMap<>();
         Map<Long, byte[]> payloads = new HashMap<>();
         long h = firstHandle;
@@ -148,7 +206,7 @@ class NbdCommandSequenceTest {
 
         // What each sector may hold after the batch: one candidate per request that changed it.
         Map<Integer, List<byte[]>> candidates = new HashMap<>();
-        byte[] before = SHADOW.clone();
+        byte[] before = m.shadow().clone();
         for (Map.Entry<Long, Request> e : sent.entrySet()) {
             Request r = e.getValue();
             NbdError want = expectedError(r, readOnly);
@@ -171,13 +229,13 @@ class NbdCommandSequenceTest {
         }
         // Requests in flight together may run in any order: a sector two of them changed holds
         // either's bytes. The model takes what the disk holds, once it checked it is one of them.
-        byte[] now = contents();
+        byte[] now = m.contents();
         candidates.forEach((sector, values) -> {
             int at = sector * SECTOR;
             byte[] actual = Arrays.copyOfRange(now, at, at + SECTOR);
             assertThat(values.stream().anyMatch(v -> Arrays.equals(v, actual)))
                     .as("sector %d holds what one of the batch's requests put there", sector).isTrue();
-            System.arraycopy(actual, 0, SHADOW, at, SECTOR);
+            System.arraycopy(actual, 0, m.shadow(), at, SECTOR);
         });
         return h;
     }
@@ -228,11 +286,5 @@ class NbdCommandSequenceTest {
             return NbdError.EINVAL;
         }
         return null;
-    }
-
-    private static byte[] contents() {
-        byte[] all = new byte[SIZE];
-        io.blockwork.engine.block.SyncIo.read(disk, 0, java.lang.foreign.MemorySegment.ofArray(all));
-        return all;
     }
 }

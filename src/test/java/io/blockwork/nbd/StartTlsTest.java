@@ -171,6 +171,37 @@ class StartTlsTest {
         }
     }
 
+    /**
+     * Attacks on the TLS handshake itself: whatever follows the ACK to STARTTLS, garbage or
+     * nothing at all, costs the server one dropped connection (the handshake timeout covers the
+     * TLS handshake too), never a failure, and a healthy client is served throughout.
+     */
+    @Test
+    void garbageOrSilenceInsteadOfATlsHandshakeEndsInADisconnect() throws InterruptedException {
+        try (NbdFixture strict = new NbdFixture(NbdLimits.DEFAULT.withHandshakeTimeout(java.time.Duration.ofSeconds(2)))) {
+            strict.export(NbdExport.of("open", Disk.memory("open", 4L << 20, DiskConfig.DEFAULT)));
+            strict.server.useTls(new NbdTls(tls.serverContext(true), true, false));
+            byte[] junk = new byte[4096];
+            new Random(11).nextBytes(junk);
+            // a TLS record header (handshake, TLS 1.2) announcing 16 KiB, then nothing more
+            byte[] cutShort = {0x16, 0x03, 0x03, 0x40, 0x00, 0x01, 0x00};
+            try (HealthyClient healthy = HealthyClient.on(strict, "open", 4L << 20)) {
+                for (byte[] after : new byte[][] {junk, cutShort, new byte[0]}) {
+                    try (RawNbdClient c = strict.raw().greet()) {
+                        c.sendOption(NbdOption.STARTTLS.code(), new byte[0]);
+                        assertThat(c.readOptionReply().kind()).isEqualTo(OptionReply.ACK);
+                        c.sendBytes(after);
+                        assertThat(c.closedAfterDraining()).as("after %d bytes", after.length).isTrue();
+                    }
+                    healthy.assertStillServed(after.length + " bytes instead of a TLS handshake");
+                }
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                        .until(() -> strict.server.status().connections() == 1);
+            }
+            assertThat(strict.server.status().failures()).as("server failures").isZero();
+        }
+    }
+
     @Test
     void withoutTlsConfiguredStartTlsIsUnsupportedAndATlsOnlyExportIsRefusedByPolicy() {
         try (RawNbdClient c = nbd.raw().greet()) {
