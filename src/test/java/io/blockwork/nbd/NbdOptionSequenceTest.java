@@ -1,6 +1,7 @@
 package io.blockwork.nbd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.engine.disk.Disk;
@@ -19,6 +20,7 @@ import java.util.Set;
 import javax.net.ssl.SSLContext;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -127,6 +129,25 @@ class NbdOptionSequenceTest {
         NbdServerStatus s = nbd.server.status();
         assertThat(s.failures()).as("server failures").isZero();
         assertThat(s.bytesInFlight()).isZero();
+    }
+
+    /**
+     * The must-fail twin: the same model catches a server that forgot its exports' access rules
+     * (the same exports, none of them TLS-only or fenced), on steps a property run could generate.
+     */
+    @Example
+    void aServerThatForgotItsAccessRulesIsCaught() {
+        try (NbdFixture careless = new NbdFixture()) {
+            for (String name : List.of("open", "secret", "fenced")) {
+                careless.export(name, Disk.memory(name, 1 << 20, DiskConfig.DEFAULT));
+            }
+            for (Opt leak : List.of(new Opt.ListExports(false), new Opt.Info("fenced", false),
+                    new Opt.Info("secret", true), new Opt.ExportName("secret"))) {
+                try (RawNbdClient c = careless.raw().greet()) {
+                    assertThatThrownBy(() -> step(c, leak, new Model())).as("%s", leak).isInstanceOf(AssertionError.class);
+                }
+            }
+        }
     }
 
     /** Sends one option and checks the answer; false once the connection is over. */
