@@ -131,6 +131,7 @@ final class Connection {
             server.startThread("nbd-writer-" + id, w);
             writer = w;
             export = r.export();
+            server.attached(this);
             transmit(staging);
         } catch (ProtocolViolation | TlsTransport.TlsFailure e) {
             LOG.log(Level.INFO, () -> this + ": disconnecting: " + e.getMessage());

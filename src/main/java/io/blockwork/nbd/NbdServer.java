@@ -48,6 +48,10 @@ import java.util.concurrent.locks.LockSupport;
  * replies for the reply timeout. An unexpected error in any server thread is reported in
  * {@link #status()} (and so in the service's health) and confined: a connection that fails is
  * dropped, and the accept loop, if it fails, starts again after a short back-off.
+ *
+ * <p>Size note: a little over 400 lines because the server is the one place that sees every
+ * connection's life (admission, limits, TLS, failures, the client listener, the status that health
+ * reads); the protocol and per-connection work live in {@link Handshake} and {@link Connection}.
  */
 public final class NbdServer implements AutoCloseable {
 
@@ -80,6 +84,7 @@ public final class NbdServer implements AutoCloseable {
     private volatile NbdTls tls;
     /** Acceptor-confined: when a refusal was last logged. */
     private long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS;
+    private volatile Listener clientListener = Listener.NONE;
     /** The listening socket while running, else null. */
     @GuardedBy("this")
     private ServerSocketChannel listener;
@@ -362,6 +367,42 @@ public final class NbdServer implements AutoCloseable {
         return limits;
     }
 
+    /**
+     * Who is told when a client starts using an export (its handshake chose one) and when it goes
+     * away. Called on the connection's threads; must not block.
+     */
+    public interface Listener {
+        Listener NONE = new Listener() {
+            @Override
+            public void connected(NbdClient client) { }
+
+            @Override
+            public void disconnected(NbdClient client) { }
+        };
+
+        void connected(NbdClient client);
+
+        /** {@code client.requestsServed()} is its final count. */
+        void disconnected(NbdClient client);
+    }
+
+    public void listener(Listener l) {
+        this.clientListener = Objects.requireNonNull(l, "listener");
+    }
+
+    /** A connection finished its handshake on an export. */
+    void attached(Connection c) {
+        tell(l -> l.connected(c.describe()));
+    }
+
+    private void tell(java.util.function.Consumer<Listener> call) {
+        try {
+            call.accept(clientListener);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "NBD listener failed", e);
+        }
+    }
+
     ExportLookup exports() {
         return exports;
     }
@@ -369,6 +410,9 @@ public final class NbdServer implements AutoCloseable {
     void forget(Connection c) {
         if (connections.remove(c.id()) == null) {
             return;
+        }
+        if (c.export() != null) {
+            tell(l -> l.disconnected(c.describe()));
         }
         synchronized (connections) {
             connections.notifyAll();

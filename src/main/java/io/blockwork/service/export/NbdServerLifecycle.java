@@ -7,6 +7,7 @@ import io.blockwork.nbd.NbdLimits;
 import io.blockwork.nbd.NbdServer;
 import io.blockwork.nbd.NbdServerStatus;
 import io.blockwork.nbd.NbdTls;
+import io.blockwork.service.event.ExportClientEvents;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +40,7 @@ public class NbdServerLifecycle implements SmartLifecycle {
     private final ExportTable exports = new ExportTable();
     private final NbdServer server;
 
-    NbdServerLifecycle(BlockworkProperties properties, SslBundles bundles) {
+    NbdServerLifecycle(BlockworkProperties properties, SslBundles bundles, ExportClientEvents clients) {
         this.config = properties.nbd();
         InetSocketAddress address;
         try {
@@ -48,6 +49,7 @@ public class NbdServerLifecycle implements SmartLifecycle {
             throw new IllegalStateException("blockwork.nbd.port " + config.port() + " is not a TCP port", e);
         }
         this.server = new NbdServer(address, exports, limits(config));
+        server.listener(clients);
         BlockworkProperties.NbdTls tls = config.tls();
         if (tls.enabled()) {
             server.useTls(tls(bundle(bundles, tls.bundle()), tls));
