@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One NBD export (table {@code exports}, see V4__exports.sql and V13_5__export_access.sql): a
+ * One NBD export (table {@code exports}, see V4__exports.sql and V13_20__export_access.sql): a
  * block device offered to NBD clients under a name, and who may reach it. The device's kind is
  * kept so start-up assembly can order the export after its device without asking every feature.
  */
