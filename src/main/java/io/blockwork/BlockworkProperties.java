@@ -11,7 +11,8 @@ import org.springframework.util.unit.DataSize;
  *
  * @param dataDir holds the H2 database, file disks ({@code disks/<name>.img}) and generated credentials
  * @param nbd where the NBD server listens (port 0 picks a free port, see {@code GET /api/v1/system}), its
- *            limits and its TLS
+ *            limits and its TLS; {@code unix-socket}, a path, also serves NBD on a Unix-domain socket
+ *            there (off when unset), under the same limits, memory budget and TLS
  * @param security passwords of the built-in users; blank means "generate one and keep it in the data dir"
  */
 @ConfigurationProperties("blockwork")
@@ -20,18 +21,19 @@ public record BlockworkProperties(@DefaultValue("./data") Path dataDir,
                                   @DefaultValue Security security) {
 
     /**
+     * @param unixSocket also serve NBD on a Unix-domain socket at this path (off when unset)
      * @param maxConnections clients connected at once; more are refused
      * @param memory the request-memory budget (see {@code io.blockwork.nbd.NbdLimits})
      * @param replyTimeout a client that reads none of its replies for this long is disconnected
      * @param tls NBD_OPT_STARTTLS with X.509 certificates (off unless {@code bundle} is set)
      */
-    public record Nbd(@DefaultValue("127.0.0.1") String address, @DefaultValue("10809") int port,
+    public record Nbd(@DefaultValue("127.0.0.1") String address, @DefaultValue("10809") int port, Path unixSocket,
                       @DefaultValue("64") int maxConnections, @DefaultValue NbdMemory memory,
                       @DefaultValue("60s") Duration replyTimeout, @DefaultValue NbdTls tls) {
 
         /** The defaults, listening at {@code address:port} (for code that builds settings itself). */
         public static Nbd at(String address, int port) {
-            return new Nbd(address, port, 64, new NbdMemory(DataSize.ofMegabytes(64), DataSize.ofMegabytes(4),
+            return new Nbd(address, port, null, 64, new NbdMemory(DataSize.ofMegabytes(64), DataSize.ofMegabytes(4),
                     DataSize.ofMegabytes(256)), Duration.ofSeconds(60), new NbdTls(null, false, false));
         }
     }

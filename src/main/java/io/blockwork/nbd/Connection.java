@@ -14,6 +14,7 @@ import java.lang.System.Logger.Level;
 import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
@@ -53,6 +54,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * bio's buffer; of a large one, whatever part arrived with its header is moved once and the rest
  * is read from the socket straight into the bio's buffer.
  *
+ * <p>Size note: just over 400 lines because reading, checking and submitting a request, and the
+ * accounting that lets every reply be sent before the socket closes, share the reader's state;
+ * the reply encoding lives in {@link ReplyWriter} and BLOCK_STATUS's in {@link BlockStatus}.
+ *
  * <p>Shutdown. {@link #outstanding} counts the reader plus every request not yet handed to a
  * sender; whoever brings it to zero queues {@link Pending#END}, so every reply is sent (even after
  * NBD_CMD_DISC, as the spec requires) before the writer closes the socket. Then the connection's
@@ -78,7 +83,8 @@ final class Connection {
     private final NbdServer server;
     private final long id;
     private final SocketChannel channel;
-    private final InetSocketAddress remote;
+    /** The client's address: TCP, or a Unix-domain socket's (usually unnamed). */
+    private final SocketAddress remote;
     private final Instant connectedAt = Instant.now();
     private final NbdLimits limits;
     private final MemoryBudget.Account budget;
@@ -93,12 +99,14 @@ final class Connection {
     private final ReplyWriter.Batch inline = new ReplyWriter.Batch();
     private BlockDevice device;
     private Transport transport;
+    /** base:allocation was negotiated: BLOCK_STATUS is answered. */
+    private boolean allocationContext;
     private ByteBuffer in;
     /** Watchdog-confined ({@link #stalled}): the writer's progress when last seen, and since when. */
     private long watchedProgress = -1;
     private long watchedSince;
 
-    Connection(NbdServer server, long id, SocketChannel channel, InetSocketAddress remote, NbdLimits limits,
+    Connection(NbdServer server, long id, SocketChannel channel, SocketAddress remote, NbdLimits limits,
                MemoryBudget.Account budget) {
         this.server = server;
         this.id = id;
@@ -120,12 +128,14 @@ final class Connection {
             }
         });
         try (Arena staging = Arena.ofConfined()) {
-            InetAddress client = remote.getAddress();
+            // null: a peer on the Unix-domain socket, which has no IP address (see NbdExport#access)
+            InetAddress client = remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
             Handshake.Result r = new Handshake(channel, client, server.exports(), limits, server.tls()).negotiate();
             if (r == null) {
                 return;
             }
             device = r.export().device();
+            allocationContext = r.allocationContext();
             transport = r.transport();
             ReplyWriter w = new ReplyWriter(this, transport, r.structuredReplies());
             server.startThread("nbd-writer-" + id, w);
@@ -187,8 +197,30 @@ final class Connection {
                 replyReady(p.fail(refusal.error(), refusal.message()));
                 continue;
             }
-            start(command, flags, handle, offset, (int) length);
+            if (command == NbdCommand.BLOCK_STATUS || command == NbdCommand.CACHE) {
+                answerAtOnce(command, flags, handle, offset, length);
+            } else {
+                start(command, flags, handle, offset, (int) length);
+            }
         }
+    }
+
+    /**
+     * Requests answered without a bio, on the reader: CACHE (nothing to prefetch: the reply only
+     * says the range was valid) and BLOCK_STATUS (the device's allocation query, which never
+     * waits for I/O). Their replies join the inline batch.
+     */
+    private void answerAtOnce(NbdCommand command, int flags, long handle, long offset, long length)
+            throws InterruptedException {
+        ByteBuffer status = command == NbdCommand.BLOCK_STATUS
+                ? BlockStatus.encode(device, offset, length, (flags & NbdWire.CMD_FLAG_REQ_ONE) != 0)
+                : null;
+        int charge = NbdLimits.REQUEST_OVERHEAD_BYTES + (status == null ? 0 : status.capacity());
+        acquire(charge);
+        Pending p = new Pending(this, handle, command, offset, charge, null);
+        p.status = status;
+        outstanding.incrementAndGet();
+        replyReady(p);
     }
 
     /** A request that passed {@link #check}: take budget and a buffer, submit its bio. */
@@ -235,9 +267,12 @@ final class Connection {
     /** Why a request is refused before it reaches the device, or null if it may go ahead. */
     private Refusal check(NbdCommand command, int type, int flags, long offset, long length) {
         NbdExport e = export;
-        if (command == null || command == NbdCommand.CACHE || command == NbdCommand.BLOCK_STATUS
-                || command == NbdCommand.RESIZE) {
+        if (command == null || command == NbdCommand.RESIZE) {
             return new Refusal(NbdError.EINVAL, "command " + type + " is not supported");
+        }
+        if (command == NbdCommand.BLOCK_STATUS && !allocationContext) {
+            return new Refusal(NbdError.EINVAL, "BLOCK_STATUS needs a meta context (NBD_OPT_SET_META_CONTEXT "
+                    + NbdWire.BASE_ALLOCATION + ")");
         }
         if (e.readOnly() && command.modifies()) {
             return new Refusal(NbdError.EPERM, "export " + e.name() + " is read-only");
@@ -245,6 +280,11 @@ final class Connection {
         int allowed = e.readOnly() ? 0 : NbdWire.CMD_FLAG_FUA;
         if (command == NbdCommand.WRITE_ZEROES) {
             allowed |= NbdWire.CMD_FLAG_NO_HOLE;
+        }
+        if (command == NbdCommand.BLOCK_STATUS) {
+            allowed = NbdWire.CMD_FLAG_REQ_ONE;
+        } else if (command == NbdCommand.CACHE) {
+            allowed = 0;
         }
         if ((flags & ~allowed) != 0) {
             return new Refusal(NbdError.EINVAL, "flags 0x" + Integer.toHexString(flags) + " not valid for " + command);

@@ -3,6 +3,7 @@ package io.blockwork.nbd;
 import static io.blockwork.nbd.protocol.TransmissionFlag.CAN_MULTI_CONN;
 import static io.blockwork.nbd.protocol.TransmissionFlag.HAS_FLAGS;
 import static io.blockwork.nbd.protocol.TransmissionFlag.READ_ONLY;
+import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_CACHE;
 import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_FLUSH;
 import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_FUA;
 import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_TRIM;
@@ -30,8 +31,8 @@ import java.util.Set;
  * The fixed-newstyle handshake: greeting, client flags, then option haggling until the client
  * picks an export (NBD_OPT_GO or NBD_OPT_EXPORT_NAME) or gives up.
  *
- * <p>Options this server does not implement (meta contexts, extended headers, anything unknown)
- * are answered with NBD_REP_ERR_UNSUP and haggling continues, as the baseline of the
+ * <p>Options this server does not implement (extended headers, anything unknown) are answered
+ * with NBD_REP_ERR_UNSUP and haggling continues, as the baseline of the
  * specification requires. A client that breaks a MUST (bad magic, unknown client flags, an
  * oversized option, too many options, an unknown name in NBD_OPT_EXPORT_NAME, which cannot carry
  * an error) gets a hard disconnect.
@@ -50,8 +51,12 @@ final class Handshake {
     /** Longest option payload accepted: a maximal export name plus a generous info list. */
     static final int MAX_OPTION_BYTES = NbdWire.MAX_STRING_BYTES + 1024;
 
-    /** What negotiation settled: the export, whether READ replies are structured, and the stream (TLS or not). */
-    record Result(NbdExport export, boolean structuredReplies, Transport transport) {}
+    /**
+     * What negotiation settled: the export, whether READ replies are structured, whether
+     * {@code base:allocation} was selected for it (BLOCK_STATUS is then allowed), and the stream
+     * (TLS or not).
+     */
+    record Result(NbdExport export, boolean structuredReplies, boolean allocationContext, Transport transport) {}
 
     private final SocketChannel channel;
     private final InetAddress client;
@@ -63,6 +68,8 @@ final class Handshake {
     private final ByteBuffer[] outArray = {out};
     private Transport transport;
     private boolean structuredReplies;
+    /** The export the last NBD_OPT_SET_META_CONTEXT selected base:allocation for, else null. */
+    private String allocationContextFor;
 
     Handshake(SocketChannel channel, InetAddress client, ExportLookup exports, NbdLimits limits, NbdTls tls) {
         this.channel = channel;
@@ -127,8 +134,8 @@ final class Handshake {
                     NbdExport e = export.get();
                     Access access = e.access(client, transport.secure());
                     if (access != Access.ALLOWED) {
-                        throw new ProtocolViolation("export '" + name + "' refused to " + client.getHostAddress()
-                                + " (" + access + ", NBD_OPT_EXPORT_NAME cannot carry an error)");
+                        throw new ProtocolViolation("export '" + name + "' refused to "
+                                + (client == null ? "a Unix-socket client" : client.getHostAddress()) + " (" + access + ", NBD_OPT_EXPORT_NAME cannot carry an error)");
                     }
                     out.clear();
                     out.putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
@@ -136,7 +143,7 @@ final class Handshake {
                         out.put(new byte[124]);
                     }
                     send();
-                    return new Result(e, structuredReplies, transport);
+                    return result(e);
                 }
                 case ABORT -> {
                     try {
@@ -150,7 +157,7 @@ final class Handshake {
                 case INFO, GO -> {
                     NbdExport chosen = info(code, data);
                     if (chosen != null && option == NbdOption.GO) {
-                        return new Result(chosen, structuredReplies, transport);
+                        return result(chosen);
                     }
                 }
                 case STRUCTURED_REPLY -> {
@@ -162,20 +169,95 @@ final class Handshake {
                     }
                 }
                 case STARTTLS -> startTls(code, data);
+                case LIST_META_CONTEXT -> metaContext(code, false, data);
+                case SET_META_CONTEXT -> metaContext(code, true, data);
                 default -> reply(code, OptionReply.ERR_UNSUP, option + " is not supported");
             }
         }
         throw new ProtocolViolation("more than " + limits.maxOptions() + " options");
     }
 
+    /** Meta contexts were selected for one export; choosing another leaves it with none (the spec's rule). */
+    private Result result(NbdExport chosen) {
+        return new Result(chosen, structuredReplies, chosen.name().equals(allocationContextFor), transport);
+    }
+
+    /**
+     * NBD_OPT_LIST_META_CONTEXT and NBD_OPT_SET_META_CONTEXT. The one context is base:allocation;
+     * LIST with no queries, or the query "base:", lists it; SET selects it when asked by its full
+     * name, and every SET replaces the selection before it (also when it fails).
+     */
+    private void metaContext(int code, boolean set, ByteBuffer data) throws IOException {
+        String what = set ? "NBD_OPT_SET_META_CONTEXT" : "NBD_OPT_LIST_META_CONTEXT";
+        if (set) {
+            allocationContextFor = null;
+            if (!structuredReplies) {
+                reply(code, OptionReply.ERR_INVALID, what + " needs structured replies (NBD_OPT_STRUCTURED_REPLY first)");
+                return;
+            }
+        }
+        if (data.remaining() < 8) {
+            reply(code, OptionReply.ERR_INVALID, what + ": option data shorter than 8 bytes");
+            return;
+        }
+        long nameLength = Integer.toUnsignedLong(data.getInt());
+        if (nameLength > data.remaining() - 4) {
+            reply(code, OptionReply.ERR_INVALID, what + ": export name longer than the option");
+            return;
+        }
+        String name = string(data, (int) nameLength);
+        long queries = Integer.toUnsignedLong(data.getInt());
+        boolean matched = !set && queries == 0;
+        for (long i = 0; i < queries; i++) {
+            long length = data.remaining() < 4 ? -1 : Integer.toUnsignedLong(data.getInt());
+            if (length < 0 || length > data.remaining()) {
+                reply(code, OptionReply.ERR_INVALID, what + ": query " + i + " runs past the option's end");
+                return;
+            }
+            String query = string(data, (int) length);
+            if (query == null) {
+                reply(code, OptionReply.ERR_INVALID, what + ": query " + i + " is not a valid string");
+                return;
+            }
+            matched |= query.equals(NbdWire.BASE_ALLOCATION) || (!set && query.equals("base:"));
+        }
+        if (data.hasRemaining()) {
+            reply(code, OptionReply.ERR_INVALID, what + ": " + data.remaining() + " bytes after the last query");
+            return;
+        }
+        Optional<NbdExport> found = name == null ? Optional.empty() : exports.find(name);
+        Access access = found.map(e -> e.access(client, transport.secure())).orElse(Access.ADDRESS_REFUSED);
+        if (access == Access.ADDRESS_REFUSED) { // not for this client: as if it did not exist, as in NBD_OPT_LIST
+            reply(code, OptionReply.ERR_UNKNOWN, "no export named '" + name + "'");
+            return;
+        }
+        if (access == Access.TLS_REQUIRED) {
+            reply(code, tls == null ? OptionReply.ERR_POLICY : OptionReply.ERR_TLS_REQD,
+                    "export '" + name + "' is served over TLS only");
+            return;
+        }
+        if (matched) {
+            byte[] context = NbdWire.BASE_ALLOCATION.getBytes(StandardCharsets.US_ASCII);
+            startReply(code, OptionReply.META_CONTEXT, 4 + context.length);
+            out.putInt(NbdWire.BASE_ALLOCATION_ID).put(context);
+            send();
+            if (set) {
+                allocationContextFor = name;
+            }
+        }
+        reply(code, OptionReply.ACK);
+    }
+
     /**
      * The flags an export advertises. CAN_MULTI_CONN holds because every connection to an export
      * submits to the same device and the server keeps no cache: a reply goes out only after the
      * bio completed on the device, and a FLUSH is a device flush, which covers every write that
-     * completed before it was submitted, whichever connection sent it.
+     * completed before it was submitted, whichever connection sent it. SEND_CACHE is accepted and
+     * answered at once: Blockwork's devices have no slower tier to prefetch from, so there is
+     * nothing to do, and the reply promises nothing beyond that the range is valid.
      */
     static int transmissionFlags(NbdExport e) {
-        EnumSet<TransmissionFlag> f = EnumSet.of(HAS_FLAGS, SEND_FLUSH, CAN_MULTI_CONN);
+        EnumSet<TransmissionFlag> f = EnumSet.of(HAS_FLAGS, SEND_FLUSH, CAN_MULTI_CONN, SEND_CACHE);
         if (e.readOnly()) {
             f.add(READ_ONLY);
         } else {
@@ -196,6 +278,7 @@ final class Handshake {
             reply(code, OptionReply.ACK);
             transport = TlsTransport.accept(channel, tls);
             structuredReplies = false; // nothing negotiated in plain text carries over into TLS
+            allocationContextFor = null;
         }
     }
 
@@ -248,7 +331,7 @@ final class Handshake {
         switch (e.access(client, transport.secure())) {
             case ADDRESS_REFUSED -> {
                 reply(code, OptionReply.ERR_POLICY, "export '" + name + "' does not accept clients from "
-                        + client.getHostAddress());
+                        + (client == null ? "the Unix-domain socket" : client.getHostAddress()));
                 return null;
             }
             case TLS_REQUIRED -> {

@@ -22,6 +22,9 @@ import java.util.Objects;
 public record NbdExport(String name, BlockDevice device, boolean readOnly, String description,
                         boolean tlsRequired, List<AddressRange> allowedClients) {
 
+    private static final InetAddress LOOPBACK_V4 = InetAddress.ofLiteral("127.0.0.1");
+    private static final InetAddress LOOPBACK_V6 = InetAddress.ofLiteral("::1");
+
     /** Whether a client may use an export, and if not, why. */
     public enum Access {
         ALLOWED,
@@ -64,9 +67,15 @@ public record NbdExport(String name, BlockDevice device, boolean readOnly, Strin
         return new NbdExport(name, device, readOnly, description, tlsRequired, ranges);
     }
 
-    /** Whether a client at {@code address}, on TLS or not, may use the export; the address is checked first. */
+    /**
+     * Whether a client at {@code address}, on TLS or not, may use the export; the address is checked
+     * first. A null address is a client on the Unix-domain socket, which has no IP address: it counts
+     * as a client on this machine, so an allow-list admits it only if it admits the loopback address
+     * (127.0.0.1 or ::1); an export without an allow-list admits it.
+     */
     public Access access(InetAddress address, boolean tls) {
-        if (!allowedClients.isEmpty() && allowedClients.stream().noneMatch(r -> r.contains(address))) {
+        if (!allowedClients.isEmpty() && allowedClients.stream().noneMatch(r -> address == null
+                ? r.contains(LOOPBACK_V4) || r.contains(LOOPBACK_V6) : r.contains(address))) {
             return Access.ADDRESS_REFUSED;
         }
         return tlsRequired && !tls ? Access.TLS_REQUIRED : Access.ALLOWED;

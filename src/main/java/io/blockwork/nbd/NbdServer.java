@@ -6,10 +6,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -17,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -49,6 +54,12 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #status()} (and so in the service's health) and confined: a connection that fails is
  * dropped, and the accept loop, if it fails, starts again after a short back-off.
  *
+ * <p>The address may be a Unix-domain socket path ({@link UnixDomainSocketAddress}), for clients
+ * on the same machine ({@code nbd+unix:///NAME?socket=PATH}): the protocol is the same, without
+ * TCP's per-packet work. A stale socket file left by a crash is replaced at start; the file is
+ * removed at stop. A server made {@link #NbdServer(SocketAddress, NbdServer) beside another}
+ * shares its exports, limits, connection count and memory budget (TLS is set on each).
+ *
  * <p>Size note: a little over 400 lines because the server is the one place that sees every
  * connection's life (admission, limits, TLS, failures, the client listener, the status that health
  * reads); the protocol and per-connection work live in {@link Handshake} and {@link Connection}.
@@ -69,13 +80,16 @@ public final class NbdServer implements AutoCloseable {
     private static final ThreadStarter PLATFORM_THREADS = (name, task, handler) ->
             Thread.ofPlatform().daemon().name(name).uncaughtExceptionHandler(handler).start(task);
 
-    private final InetSocketAddress address;
+    private final SocketAddress address;
     private final ExportLookup exports;
     private final NbdLimits limits;
     private final MemoryBudget budget;
     private final ThreadStarter threads;
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
-    private final AtomicLong ids = new AtomicLong();
+    /** Connection ids, shared with a server made beside this one. */
+    private final AtomicLong ids;
+    /** Clients admitted and not yet forgotten, here and on a server made beside this one. */
+    private final AtomicInteger admitted;
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong stalledDropped = new AtomicLong();
     private final AtomicLong acceptRestarts = new AtomicLong();
@@ -91,21 +105,41 @@ public final class NbdServer implements AutoCloseable {
     @GuardedBy("this")
     private Thread acceptor;
 
-    public NbdServer(InetSocketAddress address, ExportLookup exports) {
+    public NbdServer(SocketAddress address, ExportLookup exports) {
         this(address, exports, NbdLimits.DEFAULT);
     }
 
-    /** @param address where to listen; port 0 picks a free port (see {@link #localAddress()}) */
-    public NbdServer(InetSocketAddress address, ExportLookup exports, NbdLimits limits) {
+    /**
+     * @param address where to listen: a TCP address (port 0 picks a free port, see {@link
+     *     #localAddress()}) or a {@link UnixDomainSocketAddress}
+     */
+    public NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits) {
         this(address, exports, limits, PLATFORM_THREADS);
     }
 
-    NbdServer(InetSocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads) {
+    NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads) {
+        this(address, exports, limits, threads, new MemoryBudget(limits), new AtomicInteger(), new AtomicLong());
+    }
+
+    /**
+     * A second listener for the same clients, e.g. a Unix-domain socket beside the TCP port: it
+     * serves {@code beside}'s exports under its limits, and its clients count against the same
+     * {@code maxConnections} and draw on the same memory budget, so the bound of {@link
+     * NbdLimits#memoryBound()} holds for both together; client ids are unique across both.
+     */
+    public NbdServer(SocketAddress address, NbdServer beside) {
+        this(address, beside.exports, beside.limits, beside.threads, beside.budget, beside.admitted, beside.ids);
+    }
+
+    private NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads,
+                      MemoryBudget budget, AtomicInteger admitted, AtomicLong ids) {
         this.address = Objects.requireNonNull(address, "address");
         this.exports = Objects.requireNonNull(exports, "exports");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.threads = Objects.requireNonNull(threads, "threads");
-        this.budget = new MemoryBudget(limits);
+        this.budget = Objects.requireNonNull(budget, "budget");
+        this.admitted = Objects.requireNonNull(admitted, "admitted");
+        this.ids = Objects.requireNonNull(ids, "ids");
     }
 
     /**
@@ -126,8 +160,14 @@ public final class NbdServer implements AutoCloseable {
             throw new IllegalStateException("NBD server already running on " + localAddress());
         }
         try {
-            ServerSocketChannel ch = ServerSocketChannel.open();
-            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ServerSocketChannel ch;
+            if (address instanceof UnixDomainSocketAddress unix) {
+                Files.deleteIfExists(unix.getPath()); // a previous run's socket file: nobody listens on it
+                ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            } else {
+                ch = ServerSocketChannel.open();
+                ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            }
             ch.bind(address, 128);
             listener = ch;
         } catch (IOException e) {
@@ -137,7 +177,7 @@ public final class NbdServer implements AutoCloseable {
         acceptor = Thread.ofVirtual().name("nbd-accept")
                 .uncaughtExceptionHandler((t, e) -> failed(t.getName(), e)).start(() -> acceptLoop(ch));
         watch(ch);
-        LOG.log(Level.INFO, () -> "NBD server listening on " + localAddress());
+        LOG.log(Level.INFO, () -> "NBD server listening on " + describeAddress());
     }
 
     /**
@@ -170,18 +210,27 @@ public final class NbdServer implements AutoCloseable {
     private void serve(SocketChannel client) {
         Connection c = null;
         try {
-            if (connections.size() >= limits.maxConnections()) {
+            if (admitted.incrementAndGet() > limits.maxConnections()) {
+                admitted.decrementAndGet();
                 refuse(client);
                 return;
             }
-            client.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            long id = ids.incrementAndGet();
-            c = new Connection(this, id, client, (InetSocketAddress) client.getRemoteAddress(), limits, budget.open());
-            connections.put(id, c);
+            try {
+                if (!(address instanceof UnixDomainSocketAddress)) {
+                    client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                }
+                long id = ids.incrementAndGet();
+                c = new Connection(this, id, client, client.getRemoteAddress(), limits, budget.open());
+            } finally {
+                if (c == null) {
+                    admitted.decrementAndGet(); // not admitted after all; forget() counts down the others
+                }
+            }
+            connections.put(c.id(), c);
             if (!client.isOpen() || !isRunning()) {
                 c.close(); // stop() closed the listener, then the connections it could see
             }
-            threads.start("nbd-conn-" + id, c::run, (t, e) -> failed(t.getName(), e));
+            threads.start("nbd-conn-" + c.id(), c::run, (t, e) -> failed(t.getName(), e));
         } catch (IOException e) {
             LOG.log(Level.DEBUG, () -> "NBD client gone before it was served: " + e);
             abandon(client, c);
@@ -264,6 +313,13 @@ public final class NbdServer implements AutoCloseable {
             }
             closeQuietly(listener);
             listener = null;
+            if (address instanceof UnixDomainSocketAddress unix) {
+                try {
+                    Files.deleteIfExists(unix.getPath());
+                } catch (IOException e) {
+                    LOG.log(Level.WARNING, () -> "cannot remove the NBD socket " + unix.getPath() + ": " + e);
+                }
+            }
             a = acceptor;
             acceptor = null;
         }
@@ -319,16 +375,28 @@ public final class NbdServer implements AutoCloseable {
                 acceptRestarts.get(), failures.get(), lastFailure, tls != null);
     }
 
-    /** The bound address, with the real port when the server was created with port 0. */
+    /** The bound TCP address, with the real port when the server was created with port 0. */
     public synchronized InetSocketAddress localAddress() {
+        if (!(boundAddress() instanceof InetSocketAddress inet)) {
+            throw new IllegalStateException("NBD server listens on a Unix socket, " + address);
+        }
+        return inet;
+    }
+
+    /** The bound address: TCP, or the Unix socket's path. */
+    public synchronized SocketAddress boundAddress() {
         if (listener == null) {
             throw new IllegalStateException("NBD server not running");
         }
         try {
-            return (InetSocketAddress) listener.getLocalAddress();
+            return listener.getLocalAddress();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private String describeAddress() {
+        return address instanceof UnixDomainSocketAddress unix ? "unix:" + unix.getPath() : String.valueOf(boundAddress());
     }
 
     public int port() {
@@ -411,6 +479,7 @@ public final class NbdServer implements AutoCloseable {
         if (connections.remove(c.id()) == null) {
             return;
         }
+        admitted.decrementAndGet();
         if (c.export() != null) {
             tell(l -> l.disconnected(c.describe()));
         }

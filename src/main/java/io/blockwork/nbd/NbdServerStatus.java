@@ -34,6 +34,22 @@ public record NbdServerStatus(boolean running, boolean accepting, int connection
      */
     public record Failure(Instant at, String where, String error) {}
 
+    /**
+     * This server's status together with that of a server made beside it (the Unix-domain socket's,
+     * which shares the limits and the memory budget): connections and counts add up, both must be
+     * running and accepting, and the later failure is the last one.
+     */
+    public NbdServerStatus with(NbdServerStatus beside) {
+        Failure last = lastFailure == null ? beside.lastFailure
+                : beside.lastFailure == null || lastFailure.at().isAfter(beside.lastFailure.at()) ? lastFailure
+                : beside.lastFailure;
+        return new NbdServerStatus(running && beside.running, accepting && beside.accepting,
+                connections + beside.connections, maxConnections, refusedConnections + beside.refusedConnections,
+                stalledClientsDropped + beside.stalledClientsDropped, bytesInFlight + beside.bytesInFlight,
+                sharedBytesInUse, pooledBytes + beside.pooledBytes, memoryBound,
+                acceptLoopRestarts + beside.acceptLoopRestarts, failures + beside.failures, last, tls);
+    }
+
     /** Healthy: running, accepting, and no unexpected error so far. */
     public boolean healthy() {
         return running && accepting && failures == 0;

@@ -48,6 +48,10 @@ final class ExportBodies {
                     + "served over TLS only); absent while the export is not active",
                     example = "nbd://127.0.0.1:10809/d1")
             String uri,
+            @Schema(description = "The URI over the Unix-domain socket (blockwork.nbd.unix-socket); absent when that "
+                    + "is not configured or the export is not active (nbds+unix://… for an export served over TLS only)",
+                    example = "nbd+unix:///d1?socket=/run/blockwork/nbd.sock")
+            String unixUri,
             @Schema(allowableValues = {"optional", "required"}) String tls,
             @Schema(description = "Client address blocks (canonical CIDR) that may use the export; absent: any client")
             List<String> allowedClients,

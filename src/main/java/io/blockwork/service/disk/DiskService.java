@@ -46,10 +46,27 @@ public class DiskService {
     }
 
     public DiskView create(DiskSpec spec) {
+        return create(spec, false);
+    }
+
+    /**
+     * A new disk; with {@code existingImage} a file disk opens the image already in the data dir
+     * instead of creating one (a rollback then closes it and leaves it there).
+     */
+    public DiskView create(DiskSpec spec, boolean existingImage) {
+        if (existingImage && spec.type() != DiskType.FILE) {
+            throw ProblemException.invalid("image", "only file disks have an image; " + spec.type().label() + " disks start empty");
+        }
         return management.apply(changes -> {
             registry.requireFree(spec.name());
-            Disk disk = engines.create(spec);
-            changes.undoOnRollback(() -> engines.destroy(disk, spec.type()));
+            Disk disk = existingImage ? engines.adopt(spec) : engines.create(spec);
+            changes.undoOnRollback(() -> {
+                if (existingImage) {
+                    disk.close();
+                } else {
+                    engines.destroy(disk, spec.type());
+                }
+            });
             registry.register(spec.name(), DeviceKind.DISK, disk);
             changes.undoOnRollback(() -> registry.unregister(spec.name()));
             DiskRecord record = save(toRecord(spec));

@@ -27,4 +27,12 @@ public record NbdEndpoint(String address, int port, boolean wildcard) {
         }
         return (tls ? "nbds://" : "nbd://") + host + ":" + port + "/" + exportName;
     }
+
+    /**
+     * The URI for the Unix-domain socket at {@code socket}, {@code nbd+unix:///name?socket=/path}, or
+     * {@code nbds+unix://…} for an export served over TLS only.
+     */
+    public static String unixUri(String exportName, java.nio.file.Path socket, boolean tls) {
+        return (tls ? "nbds+unix:///" : "nbd+unix:///") + exportName + "?socket=" + socket.toAbsolutePath();
+    }
 }

@@ -9,6 +9,9 @@ import io.blockwork.nbd.NbdServerStatus;
 import io.blockwork.nbd.NbdTls;
 import io.blockwork.service.event.ExportClientEvents;
 import java.net.InetSocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.boot.ssl.NoSuchSslBundleException;
@@ -29,7 +32,12 @@ import org.springframework.stereotype.Component;
  * (PEM files, as qemu's {@code tls-creds-x509} directory holds them), and when the bundle's files
  * are reloaded ({@code reload-on-update}) new handshakes use the new certificate.
  *
- * <p>A port that cannot be bound or a setting that does not make sense stops the service from
+ * <p>With {@code blockwork.nbd.unix-socket} set, a second server on that Unix-domain socket serves
+ * the same export table, for clients on this machine ({@code nbd+unix:///NAME?socket=PATH}), under
+ * the same connection limit, memory budget and TLS settings (see {@code docs/guide/nbd-security.md}
+ * for how allow-lists treat its clients).
+ *
+ * <p>A port or socket that cannot be bound or a setting that does not make sense stops the service from
  * starting, naming the setting to change: a service that silently does not export, or exports
  * without the TLS it was told to use, would be worse.
  */
@@ -39,6 +47,8 @@ public class NbdServerLifecycle implements SmartLifecycle {
     private final BlockworkProperties.Nbd config;
     private final ExportTable exports = new ExportTable();
     private final NbdServer server;
+    /** The Unix-domain socket's server, or null when {@code blockwork.nbd.unix-socket} is unset. */
+    private final NbdServer unixServer;
 
     NbdServerLifecycle(BlockworkProperties properties, SslBundles bundles, ExportClientEvents clients) {
         this.config = properties.nbd();
@@ -50,13 +60,25 @@ public class NbdServerLifecycle implements SmartLifecycle {
         }
         this.server = new NbdServer(address, exports, limits(config));
         server.listener(clients);
+        this.unixServer = config.unixSocket() == null ? null
+                : new NbdServer(UnixDomainSocketAddress.of(config.unixSocket().toAbsolutePath()), server);
+        if (unixServer != null) {
+            unixServer.listener(clients);
+        }
         BlockworkProperties.NbdTls tls = config.tls();
         if (tls.enabled()) {
-            server.useTls(tls(bundle(bundles, tls.bundle()), tls));
-            bundles.addBundleUpdateHandler(tls.bundle(), b -> server.useTls(tls(b, tls)));
+            useTls(tls(bundle(bundles, tls.bundle()), tls));
+            bundles.addBundleUpdateHandler(tls.bundle(), b -> useTls(tls(b, tls)));
         } else if (tls.verifyClients() || tls.required()) {
             throw new IllegalStateException("blockwork.nbd.tls.verify-clients and blockwork.nbd.tls.required need "
                     + "TLS: set blockwork.nbd.tls.bundle to an SSL bundle with the server's certificate and key");
+        }
+    }
+
+    private void useTls(NbdTls t) {
+        server.useTls(t);
+        if (unixServer != null) {
+            unixServer.useTls(t);
         }
     }
 
@@ -97,10 +119,22 @@ public class NbdServerLifecycle implements SmartLifecycle {
             throw new IllegalStateException("cannot start the NBD server on " + config.address() + ":" + config.port()
                     + " (" + e.getMessage() + "); choose another with blockwork.nbd.address and blockwork.nbd.port", e);
         }
+        if (unixServer != null) {
+            try {
+                unixServer.start();
+            } catch (RuntimeException e) {
+                server.stop();
+                throw new IllegalStateException("cannot serve NBD on the Unix socket " + config.unixSocket() + " ("
+                        + e.getMessage() + "); choose another path with blockwork.nbd.unix-socket, or unset it", e);
+            }
+        }
     }
 
     @Override
     public void stop() {
+        if (unixServer != null) {
+            unixServer.stop();
+        }
         server.stop();
     }
 
@@ -115,12 +149,25 @@ public class NbdServerLifecycle implements SmartLifecycle {
     }
 
     List<NbdClient> clients(String exportName) {
-        return server.isRunning() ? server.clients(exportName) : List.of();
+        List<NbdClient> all = new ArrayList<>(server.isRunning() ? server.clients(exportName) : List.of());
+        if (unixServer != null && unixServer.isRunning()) {
+            all.addAll(unixServer.clients(exportName));
+        }
+        return all;
     }
 
     /** Ends the connections of an export's clients once their requests in flight are answered. */
     void disconnect(String exportName) {
         server.disconnect(exportName);
+        if (unixServer != null) {
+            unixServer.disconnect(exportName);
+        }
+    }
+
+    /** The Unix-domain socket clients may use, while it is served. */
+    public Optional<Path> unixSocket() {
+        return unixServer != null && unixServer.isRunning() ? Optional.of(config.unixSocket().toAbsolutePath())
+                : Optional.empty();
     }
 
     /** Whether the server offers TLS, so exports may require it. */
@@ -135,7 +182,8 @@ public class NbdServerLifecycle implements SmartLifecycle {
 
     /** Connections, memory, refusals and failures, for the health indicator. */
     public NbdServerStatus status() {
-        return server.status();
+        NbdServerStatus s = server.status();
+        return unixServer == null ? s : s.with(unixServer.status());
     }
 
     /** Where clients connect, with the real port; empty while the server is not running. */
