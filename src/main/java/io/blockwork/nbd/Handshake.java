@@ -45,6 +45,10 @@ import java.util.Set;
  * way). An export's allow-list is checked first: a client from another address does not see the
  * export and gets NBD_REP_ERR_POLICY. Where the option cannot carry an error
  * (NBD_OPT_EXPORT_NAME), a refusal is a hard disconnect.
+ *
+ * <p>Size note: a little over 400 lines because every option shares the negotiation's state
+ * (transport, structured replies, the selected meta context) and the access rules that each
+ * option must apply the same way; the wire constants live in {@code protocol}.
  */
 final class Handshake {
 

@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Tag;
 @Tag("unit")
 class NbdOptionSequenceTest {
 
-    private static final Set<Integer> KNOWN = Set.of(1, 2, 3, 5, 6, 7, 8);
+    /** Options the server implements; 9 and 10 (meta contexts) are left out of this model (BlockStatusTest has them). */
+    private static final Set<Integer> KNOWN = Set.of(1, 2, 3, 5, 6, 7, 8, 9, 10);
     private static Path certDir;
     private static SSLContext clientTls;
     private static NbdFixture nbd;
@@ -107,7 +108,7 @@ class NbdOptionSequenceTest {
                 Arbitraries.of(true, false, false).map(Opt.StartTls::new),
                 Arbitraries.integers().between(0, 5000).filter(c -> !KNOWN.contains(c))
                         .flatMap(c -> Arbitraries.integers().between(0, 200).map(n -> new Opt.Unsupported(c, n))),
-                Arbitraries.of(new Opt.Unsupported(9, 8), new Opt.Unsupported(10, 8), new Opt.Unsupported(11, 0),
+                Arbitraries.of(new Opt.Unsupported(11, 0), new Opt.Unsupported(11, 8),
                         new Opt.Unsupported(Integer.MIN_VALUE, 4)));
         Arbitrary<Opt> enders = Arbitraries.oneOf(Arbitraries.just(new Opt.Abort()), names.map(Opt.ExportName::new),
                 Arbitraries.of(new Opt.BadMagic(), new Opt.Oversized()));
