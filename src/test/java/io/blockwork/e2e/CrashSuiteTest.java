@@ -53,14 +53,14 @@ class CrashSuiteTest {
         System.out.println("crash suite: seed " + seed + ", " + POINTS + " kill points, logs in " + runDir);
 
         Instant started = Instant.now();
-        ServiceProcess.Launcher launcher = ServiceProcess.Launcher.prepare();
+        KillableService.Launcher launcher = KillableService.Launcher.prepare();
         Duration preparing = Duration.between(started, Instant.now());
         CrashDriver driver = new CrashDriver(random);
-        ServiceProcess service = ServiceProcess.start(launcher, dataDir, runDir.resolve("start-0.log"));
+        KillableService service = KillableService.start(launcher, dataDir, runDir.resolve("start-0.log"));
         driver.setUp(service.client());
         try (ScheduledExecutorService killer = Executors.newSingleThreadScheduledExecutor()) {
             for (int point = 1; point <= POINTS; point++) {
-                ServiceProcess victim = service;
+                KillableService victim = service;
                 int steps = random.nextInt(MAX_STEPS_BEFORE_KILL + 1);
                 long delay = random.nextLong(MAX_DELAY_MILLIS + 1);
                 CompletableFuture<ScheduledFuture<?>> kill = new CompletableFuture<>();
@@ -70,15 +70,15 @@ class CrashSuiteTest {
                     kill.thenAccept(k -> k.cancel(false));
                     victim.kill();
                     throw new AssertionError("kill point " + point + ": " + driver.failure() + "\nservice log:\n"
-                            + ServiceProcess.tail(victim.log()));
+                            + KillableService.tail(victim.log()));
                 }
                 if (!kill.isDone()) {
                     throw new AssertionError("kill point " + point + ": the service went away before it was killed"
-                            + "\nservice log:\n" + ServiceProcess.tail(victim.log()));
+                            + "\nservice log:\n" + KillableService.tail(victim.log()));
                 }
                 kill.get().get();
                 driver.countOrphans(dataDir);
-                service = ServiceProcess.start(launcher, dataDir, runDir.resolve("start-" + point + ".log"));
+                service = KillableService.start(launcher, dataDir, runDir.resolve("start-" + point + ".log"));
                 try {
                     driver.verify(service.client(), dataDir);
                 } catch (AssertionError e) {
