@@ -126,13 +126,7 @@ public final class Thin {
             pool.epochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
-        long r = cache.get(vb);
-        if (r == MappingCache.MISS) {
-            r = metadata.find(dev, vb);
-            if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
-                cache.put(vb, r);
-            }
-        }
+        long r = lookup(vb);
         if (r == PoolMetadata.UNMAPPED) {
             pool.epochs.exit(epoch);
             bio.data().fill((byte) 0);
@@ -149,13 +143,7 @@ public final class Thin {
             pool.epochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
-        long r = cache.get(vb);
-        if (r == MappingCache.MISS) {
-            r = metadata.find(dev, vb);
-            if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
-                cache.put(vb, r);
-            }
-        }
+        long r = lookup(vb);
         if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
             if (!bio.fua() || !metadata.dirty()) {
                 bio.context(epoch);
@@ -167,6 +155,18 @@ public final class Thin {
         pool.epochs.exit(epoch);
         owned(bio);
         return MapResult.SUBMITTED;
+    }
+
+    /** The fast path's lookup: the cache, else the B-tree (caching what only this device maps). */
+    private long lookup(long vb) {
+        long r = cache.get(vb);
+        if (r == MappingCache.MISS) {
+            r = metadata.find(dev, vb);
+            if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
+                cache.put(vb, r);
+            }
+        }
+        return r;
     }
 
     private long dataOffset(long dataBlock, Bio bio) {
