@@ -387,7 +387,8 @@ final class CrashDriver {
             owned.addAll(p.after().disks.keySet());
         }
         try (Stream<Path> images = Files.list(dataDir.resolve("disks"))) {
-            orphansSwept += (int) images.map(f -> f.getFileName().toString().replace(".img", ""))
+            orphansSwept += (int) images.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".img"))
+                    .map(f -> f.replace(".img", ""))
                     .filter(n -> !owned.contains(n)).count();
         }
     }

@@ -93,7 +93,7 @@ public final class FileMedium implements Medium {
      * data can be durable while the name that leads to it is not). Linux allows it on a
      * read-only descriptor of the directory.
      */
-    static void syncDirectory(Path dir) throws IOException {
+    public static void syncDirectory(Path dir) throws IOException {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         }

@@ -49,13 +49,15 @@ import org.springframework.stereotype.Component;
  * with the reason, and its rows stay as they were, so it assembles again once the members are back.
  *
  * <p>Arrays with metadata ({@code 1.2}): the rows only say which devices to look at; their
- * superblocks decide ({@link MdArrays#assemble(MdArraySpec, int, List)}): the freshest event count
- * wins, stale members (one that failed just before a crash, one failed and never removed) go back
- * into their slots and are rebuilt, through the bitmap when it allows, a rebuild carries on from
+ * superblocks decide ({@link MdArrays#assemble(MdArraySpec, int, List, List)}): the freshest event
+ * count wins, a stale member (one that failed just before a crash, before its row said so) goes
+ * back into its slot and is rebuilt, through the bitmap when it allows, a rebuild carries on from
  * its recovery offset, and an array that was not clean resyncs its dirty chunks. A member whose
  * superblock is torn, corrupt or another array's is left out ({@code missing}, with the reason);
  * one whose superblock area is blank (a memory disk after a restart) is rebuilt as a spare. When
- * every member is blank the array is written new superblocks, as a re-create.
+ * every member is blank the array is written new superblocks, as a re-create. A member whose row
+ * says {@code faulty} (a failure that was acknowledged) is not assembled: it comes back attached
+ * and faulty, as mdadm leaves a failed member out until it is re-added.
  *
  * <p>Arrays without metadata ({@code none}): what the rows say decides what comes back:
  * {@code in_sync} members fill their slots, {@code rebuilding} ones and spares come back as spares
@@ -186,11 +188,18 @@ class ArrayRestorer implements RestorableSource {
     private void assembleFromSuperblocks(ArrayRecord record, MdArraySpec spec) {
         Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
         List<String> present = new ArrayList<>();
+        List<MdArrays.FaultyMember> faulty = new ArrayList<>();
         for (ArrayMemberRecord m : record.getMembers()) {
             String why = unavailableBecause(m);
-            if (why == null) {
+            if (m.getState().equals(MemberRows.FAULTY)) {
+                // an acknowledged failure stands: not assembled, not rebuilt; remove and re-add bring it back
+                if (why == null) {
+                    faulty.add(new MdArrays.FaultyMember(m.getDeviceName(), m.getSlot() == null ? -1 : m.getSlot(),
+                            m.getFaultReason()));
+                }
+            } else if (why == null) {
                 present.add(m.getDeviceName());
-            } else if (!m.getState().equals(MemberRows.FAULTY) && !m.getState().equals(MemberRows.MISSING)) {
+            } else if (!m.getState().equals(MemberRows.MISSING)) {
                 missing.put(m, why);
             }
         }
@@ -201,9 +210,10 @@ class ArrayRestorer implements RestorableSource {
         try {
             if (!present.isEmpty() && blank.size() == present.size()) {
                 array = recreate(record, spec, present);
+                arrays.attachFaulty(spec.name(), faulty);
             } else {
                 List<String> examined = present.stream().filter(d -> !blank.contains(d)).toList();
-                MdAssembly.Result result = arrays.assemble(spec, record.getRaidDevices(), examined);
+                MdAssembly.Result result = arrays.assemble(spec, record.getRaidDevices(), examined, faulty);
                 array = result.array();
                 for (MdAssembly.DeviceOutcome d : result.devices()) {
                     if (d.outcome().equals("refused")) {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,8 @@ class DiskEngines {
 
     private static final System.Logger LOG = System.getLogger(DiskEngines.class.getName());
     private static final String IMAGE_SUFFIX = ".img";
+    /** Where start-up moves images no disk owns. */
+    static final String LOST_AND_FOUND = "lost+found";
 
     private final Path diskDir;
 
@@ -99,17 +102,20 @@ class DiskEngines {
     }
 
     /**
-     * Deletes the images no file disk owns, and returns their names. Only the service writes this
-     * directory, and it creates an image before the disk's row commits and deletes it after the
-     * row's deletion commits, so an image without a row is one of those two steps cut short by a
-     * crash: a create that was never acknowledged, or a delete that was. Either way it must go, or
-     * it would block the name (see the durability notes in docs/engine/durability.md).
+     * Moves the images no file disk owns into {@code lost+found/} and returns their names. Only
+     * the service writes this directory, and it creates an image before the disk's row commits and
+     * deletes it after the row's deletion commits, so an image without a row is one of those two
+     * steps cut short by a crash: a create that was never acknowledged, or a delete that was.
+     * Either way it must leave the name free. It is moved, never deleted, as fsck does: the image
+     * may be one a user brought to adopt ({@code "image":"existing"}) whose create never committed
+     * (see the durability notes in docs/engine/durability.md).
      */
     List<String> sweepOrphans(Set<String> fileDisks) {
         if (!Files.isDirectory(diskDir)) {
             return List.of();
         }
         List<String> swept = new ArrayList<>();
+        Path lostFound = diskDir.resolve(LOST_AND_FOUND);
         try (Stream<Path> images = Files.list(diskDir)) {
             for (Path image : images.sorted().toList()) {
                 String file = image.getFileName().toString();
@@ -118,14 +124,18 @@ class DiskEngines {
                 }
                 String name = file.substring(0, file.length() - IMAGE_SUFFIX.length());
                 if (DeviceNames.valid(name) && !fileDisks.contains(name)) {
-                    LOG.log(System.Logger.Level.WARNING, "deleting " + image + ": no file disk owns it (left by"
-                            + " a create or delete the service did not finish)");
-                    FileMedium.delete(image);
+                    Files.createDirectories(lostFound);
+                    Path target = lostFound.resolve(name + "-" + System.currentTimeMillis() + IMAGE_SUFFIX);
+                    LOG.log(System.Logger.Level.WARNING, "moving " + image + " to " + target + ": no file disk owns"
+                            + " it (left by a create or delete the service did not finish)");
+                    Files.move(image, target, StandardCopyOption.ATOMIC_MOVE);
+                    FileMedium.syncDirectory(lostFound);
+                    FileMedium.syncDirectory(diskDir);
                     swept.add(name);
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + diskDir, e);
+            throw new UncheckedIOException("cannot sweep " + diskDir, e);
         }
         return swept;
     }

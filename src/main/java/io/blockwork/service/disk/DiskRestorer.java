@@ -32,14 +32,19 @@ class DiskRestorer implements RestorableSource {
     }
 
     /**
-     * Also where images no disk owns are swept away ({@link DiskEngines#sweepOrphans}): start-up is
-     * the one time no create or delete can be half done.
+     * Also where images no disk owns are swept into {@code lost+found/} ({@link DiskEngines#sweepOrphans}):
+     * start-up is the one time no create or delete can be half done. Not when the database has no
+     * file disk at all: that is a new or lost database beside existing images, which the user
+     * adopts ({@code "image":"existing"}) to bring arrays back from their members.
      */
     @Override
     public List<Restorable> restorables() {
         List<DiskRecord> records = repository.findAllByOrderByNameAsc();
-        engines.sweepOrphans(records.stream().filter(r -> DiskType.FILE.label().equals(r.getType()))
-                .map(DiskRecord::getName).collect(Collectors.toSet()));
+        Set<String> fileDisks = records.stream().filter(r -> DiskType.FILE.label().equals(r.getType()))
+                .map(DiskRecord::getName).collect(Collectors.toSet());
+        if (!fileDisks.isEmpty()) {
+            engines.sweepOrphans(fileDisks);
+        }
         return records.stream().map(this::restorable).toList();
     }
 
