@@ -16,6 +16,7 @@ public final class Bench {
         BENCHMARKS.put("core", CoreBenchmark::run);
         BENCHMARKS.put("dm", DmBenchmark::run);
         BENCHMARKS.put("nbd", NbdBenchmark::run);
+        BENCHMARKS.put("sparsecopy", SparseCopyBenchmark::run);
         BENCHMARKS.put("md", MdBenchmark::run);
         BENCHMARKS.put("mirror", MirrorBenchmark::run);
         BENCHMARKS.put("snapshot", SnapshotBenchmark::run);
