@@ -7,6 +7,7 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.IoStatus;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -56,6 +57,10 @@ public final class Snapshot {
     final SnapshotLocking locks;
     final ChunkTracker tracker = new ChunkTracker();
     private final CommitSequencer sequencer = new CommitSequencer(this::completeException);
+    /** A store commit's answer, waiting for a thread to publish it. */
+    private record Committed(PendingException pe, boolean ok) {}
+    /** Committed exceptions whose completion has not run yet; see {@link #completeException}. */
+    private final ConcurrentLinkedQueue<Committed> committed = new ConcurrentLinkedQueue<>();
     private final CowThrottle throttle;
     final ChunkCopier copier;
 
@@ -407,11 +412,32 @@ public final class Snapshot {
         pe.copyError = !ok;
         sequencer.finished(pe);
         throttle.endCopy(chunkBytes);
+        runCommitted();
     }
 
-    /** In allocation order, one at a time (the sequencer's drainer). */
+    /**
+     * In allocation order, one at a time (the sequencer's drainer). Only the store commit needs
+     * that order: what follows it (publishing the exception, releasing the waiting writes, which
+     * re-run their origin write and submit it) is left in {@link #committed} when the store
+     * answers on the drainer's own stack, and every thread that finishes a copy takes its share,
+     * so with several copier threads the releases no longer all fall on the one that drains.
+     */
     private void completeException(PendingException pe) {
-        store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, ok -> pendingComplete(pe, ok));
+        store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, ok -> {
+            if (sequencer.drainingHere()) {
+                committed.add(new Committed(pe, ok));
+            } else {
+                pendingComplete(pe, ok); // a store's own completion thread (a batched area write)
+            }
+        });
+    }
+
+    /** Runs the committed exceptions' completions queued so far (any thread, after its copy finished). */
+    private void runCommitted() {
+        Committed c;
+        while ((c = committed.poll()) != null) {
+            pendingComplete(c.pe(), c.ok());
+        }
     }
 
     /** The store recorded the exception (or failed to): publish it, then let the waiters go. */
