@@ -63,6 +63,14 @@ public final class Snapshot {
     private final ConcurrentLinkedQueue<Committed> committed = new ConcurrentLinkedQueue<>();
     private final CowThrottle throttle;
     final ChunkCopier copier;
+    /**
+     * Whether copies complete through the {@link CommitSequencer}, in allocation order. A
+     * persistent store needs it (its metadata areas must describe every chunk before the free
+     * pointer); a transient one writes nothing, so under {@code fine} each copier thread completes
+     * its own copies at once instead of waiting behind another thread's earlier one. {@code global}
+     * keeps the kernel's order for every store, as before.
+     */
+    private final boolean commitsInOrder;
 
     /** State: written with the state exclusive, read with a chunk locked. */
     private volatile boolean valid;
@@ -100,6 +108,7 @@ public final class Snapshot {
         this.locks = locking.create(complete.bucketCount(), pending.bucketCount());
         this.throttle = new CowThrottle(throttleBytes);
         this.copier = copier;
+        this.commitsInOrder = store.type().persistent() || locks.kind() != SnapshotLocking.Kind.FINE;
         this.valid = storeValid;
         this.overflowAllowed = store.type().overflowSupported();
         for (int i = 0; i < recoveredCount; i++) {
@@ -410,7 +419,11 @@ public final class Snapshot {
 
     private void copyDone(PendingException pe, boolean ok) {
         pe.copyError = !ok;
-        sequencer.finished(pe);
+        if (commitsInOrder) {
+            sequencer.finished(pe);
+        } else {
+            store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, done -> pendingComplete(pe, done));
+        }
         throttle.endCopy(chunkBytes);
         runCommitted();
     }
