@@ -55,4 +55,10 @@ public final class Bench {
         String s = System.getenv("BENCH_SECONDS");
         return s == null ? dflt : Long.parseLong(s);
     }
+
+    /** Rounds per cell for benchmarks that take a median; BENCH_ROUNDS overrides. */
+    static long rounds(long dflt) {
+        String s = System.getenv("BENCH_ROUNDS");
+        return s == null ? dflt : Long.parseLong(s);
+    }
 }
