@@ -16,6 +16,7 @@ import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
 import io.blockwork.persistence.array.ArrayRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
@@ -51,6 +52,9 @@ import org.springframework.stereotype.Component;
 @Component
 class ArrayRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final ArrayRepository repository;
     private final DeviceRegistry registry;
     private final MdArrays arrays;
@@ -58,7 +62,8 @@ class ArrayRestorer implements RestorableSource {
     private final ArrayChangeRecorder recorder;
 
     ArrayRestorer(ArrayRepository repository, DeviceRegistry registry, MdArrays arrays,
-                  ManagementOperations management, ArrayChangeRecorder recorder) {
+                  ManagementOperations management, ArrayChangeRecorder recorder, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.registry = registry;
         this.arrays = arrays;
@@ -68,7 +73,7 @@ class ArrayRestorer implements RestorableSource {
 
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+        return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
     private Restorable restorable(ArrayRecord record) {

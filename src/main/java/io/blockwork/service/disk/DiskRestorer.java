@@ -3,6 +3,7 @@ package io.blockwork.service.disk;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.persistence.disk.DiskRecord;
 import io.blockwork.persistence.disk.DiskRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
@@ -19,11 +20,15 @@ import org.springframework.stereotype.Component;
 @Component
 class DiskRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final DiskRepository repository;
     private final DeviceRegistry registry;
     private final DiskEngines engines;
 
-    DiskRestorer(DiskRepository repository, DeviceRegistry registry, DiskEngines engines) {
+    DiskRestorer(DiskRepository repository, DeviceRegistry registry, DiskEngines engines, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.registry = registry;
         this.engines = engines;
@@ -31,7 +36,7 @@ class DiskRestorer implements RestorableSource {
 
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+        return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
     /** The record is checked when assembled, so one unreadable row fails that disk, not the start-up. */

@@ -35,6 +35,8 @@ public enum Problem {
             "The object exists but its kind or configuration does not support this operation."),
     CONFLICT("conflict", 409, "Conflict",
             "The request conflicts with the current state of the object."),
+    OTHER_NODE("other-node", 409, "Owned by another node",
+            "The object belongs to another Blockwork node sharing this configuration database (`node` names it): this instance lists it read-only. Change it through that node's service."),
     // device-mapper
     INVALID_TABLE("invalid-table", 400, "Invalid device-mapper table",
             "The table was refused: `line` names the line of the text (or the target's position in a list) and `detail` says why. Nothing was changed."),
