@@ -50,7 +50,10 @@ final class ArrayBodies {
             @Valid ArraySpeedLimits speedLimits,
             @Schema(description = "Skip the initial resync (mdadm's --assume-clean): only when the members already "
                     + "agree, e.g. new memory disks, which are all zeros. Default false")
-            Boolean assumeClean) {
+            Boolean assumeClean,
+            @Schema(description = "Members or spares flagged write-mostly (mdadm's --write-mostly): raid1 reads avoid "
+                    + "them while another in-sync copy can serve, e.g. an nbd disk on another machine", example = "[\"remote\"]")
+            List<String> writeMostly) {
     }
 
     @Schema(description = "The seeds' strategies, fixed at creation")
@@ -131,7 +134,15 @@ final class ArrayBodies {
             @Schema(description = "Bytes per second") ArraySpeedLimitsView speedLimits,
             @Schema(description = "Assembly state: desired and actual, with the reason when the array is not assembled")
             ObjectState state,
+            @Schema(description = "The node whose instance assembles and changes the array; other nodes list it read-only")
+            String node,
             Instant createdAt) {
+    }
+
+    @Schema(description = "md's write-mostly flag of a member")
+    record WriteMostly(
+            @Schema(description = "true: raid1 reads avoid the member while another in-sync copy can serve them")
+            @NotNull Boolean enabled) {
     }
 
     record ArraySpeedLimitsView(long min, long max) {
@@ -169,7 +180,9 @@ final class ArrayBodies {
             @Schema(description = "mdadm's words", example = "active sync") String stateText,
             boolean replacement,
             @Schema(description = "Progress of a rebuilding member") long rebuiltBytes,
-            @Schema(description = "Why a faulty or missing member is out") String faultReason) {
+            @Schema(description = "Why a faulty or missing member is out") String faultReason,
+            @Schema(description = "md's write-mostly: raid1 reads avoid this member while another copy can serve them")
+            boolean writeMostly) {
     }
 
     record ArraySync(

@@ -78,6 +78,6 @@ class ExportController {
         List<ExportBodies.ExportClient> clients = v.clients().stream().map(c -> new ExportBodies.ExportClient(c.id(),
                 c.remoteAddress(), c.connectedAt(), c.requestsServed(), c.inFlightBytes())).toList();
         return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.description(), uri,
-                v.sizeBytes(), v.state(), clients, v.createdAt());
+                v.sizeBytes(), v.state(), clients, v.node(), v.createdAt());
     }
 }

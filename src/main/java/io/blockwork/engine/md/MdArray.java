@@ -260,6 +260,15 @@ public final class MdArray extends AbstractBlockDevice {
         wakeDaemon();
     }
 
+    /**
+     * md's write-mostly flag ({@code mdadm --write-mostly}, sysfs {@code dev-X/state}): raid1 reads
+     * avoid the member while another in-sync copy can serve them. Other levels keep the flag and
+     * ignore it, as md does.
+     */
+    public void writeMostly(String member, boolean on) {
+        members.writeMostly(member, on);
+    }
+
     /** {@code mdadm --remove}: only failed members and spares; an in-sync member must be failed first. */
     public void remove(String member) {
         members.remove(member);

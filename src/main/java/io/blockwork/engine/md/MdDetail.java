@@ -44,7 +44,7 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
      * @param faultReason why a failed member failed
      */
     public record MemberDetail(int number, int raidDevice, String device, MemberRole role, MemberState state, boolean replacement,
-                               long rebuiltBytes, String faultReason) {
+                               long rebuiltBytes, String faultReason, boolean writeMostly) {
         /** mdadm's words for the State column ("active sync", "spare rebuilding", "faulty", "removed"). */
         public String stateText() {
             return state.mdadmText() + (replacement ? " (replacement)" : "");
@@ -65,7 +65,7 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         for (int i = 0; i < t.width(); i++) {
             Member m = t.slots()[i];
             if (m == null) {
-                rows.add(new MemberDetail(-1, i, null, MemberRole.NONE, MemberState.REMOVED, false, 0, null));
+                rows.add(new MemberDetail(-1, i, null, MemberRole.NONE, MemberState.REMOVED, false, 0, null, false));
             } else {
                 rows.add(row(m));
                 active += m.state() == MemberState.IN_SYNC ? 1 : 0;
@@ -121,6 +121,6 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         MemberRole role = m.state() == MemberState.SPARE ? MemberRole.SPARE
                 : !inSlot ? MemberRole.NONE : m.replacement() ? MemberRole.REPLACEMENT : MemberRole.ACTIVE;
         return new MemberDetail(m.number(), inSlot ? m.slot() : -1, m.name(), role, m.state(), m.replacement(), rebuilt,
-                m.faultReason());
+                m.faultReason(), m.writeMostly());
     }
 }

@@ -20,6 +20,11 @@ final class Member {
     /** Bytes of the member rebuilt so far; reads may use a rebuilding member below this. */
     private volatile long rebuilt;
     private volatile String faultReason;
+    /**
+     * md's write-mostly (mdadm --write-mostly): reads avoid this member while another readable
+     * copy exists, as for a leg on a remote machine. Writes go to it as to any member.
+     */
+    private volatile boolean writeMostly;
 
     Member(BlockDevice device, int number, MemberState state, int slot) {
         this.device = device;
@@ -59,6 +64,15 @@ final class Member {
 
     String faultReason() {
         return faultReason;
+    }
+
+    boolean writeMostly() {
+        return writeMostly;
+    }
+
+    /** Not a state transition: may change at any time, the I/O path reads it afresh for each read. */
+    void writeMostly(boolean on) {
+        writeMostly = on;
     }
 
     /** True if {@code [addr, addr+len)} of this member holds current data. */

@@ -318,6 +318,13 @@ final class MemberSet {
         }
     }
 
+    /** Sets or clears md's write-mostly flag of a member (sysfs {@code state}: writemostly / -writemostly). */
+    void writeMostly(String name, boolean on) {
+        synchronized (lock) {
+            find(name).writeMostly(on);
+        }
+    }
+
     /* ---- Queries ---- */
 
     @GuardedBy("lock")

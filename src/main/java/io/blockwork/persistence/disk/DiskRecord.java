@@ -58,6 +58,12 @@ public class DiskRecord extends NodeOwned {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
+    /** An nbd disk's server (V21_1); null for the other types. */
+    @Column(length = 4200)
+    private String uri;
+
+    private Integer connections;
+
     protected DiskRecord() {
         // for JPA
     }
@@ -135,5 +141,18 @@ public class DiskRecord extends NodeOwned {
 
     public Instant getCreatedAt() {
         return createdAt;
+    }
+
+    public String getUri() {
+        return uri;
+    }
+
+    public Integer getConnections() {
+        return connections;
+    }
+
+    public void setRemote(String uri, Integer connections) {
+        this.uri = uri;
+        this.connections = connections;
     }
 }

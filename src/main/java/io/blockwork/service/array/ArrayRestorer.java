@@ -119,6 +119,11 @@ class ArrayRestorer implements RestorableSource {
             }
         }
         MdArray array = build(record, spec, Arrays.asList(slots), spares, missing);
+        for (ArrayMemberRecord m : record.getMembers()) {
+            if (m.isWriteMostly() && MemberRows.attached(array, m.getDeviceName())) {
+                array.writeMostly(m.getDeviceName(), true);
+            }
+        }
         recorder.watch(array);
         try {
             String inactive = array.inactiveReason();

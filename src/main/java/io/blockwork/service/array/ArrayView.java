@@ -19,11 +19,12 @@ import java.util.List;
  * @param members the live array's members, then stored members it does not have (failed or missing
  *                before the last start); only the stored ones while it is not assembled
  * @param resyncPending the initial resync has not finished
+ * @param node the node whose instance assembles and changes the array
  */
 public record ArrayView(String name, String level, int raidDevices, long chunkBytes, String layout, Integer layoutCode,
                         Integer stripeCacheSize, String journal, String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
                         boolean resyncPending, ObjectState state, Instant createdAt, MdDetail detail,
-                        List<MemberView> members) {
+                        List<MemberView> members, String node) {
 
     /** raid4/5/6's stripe cache and write paths of the live array; null otherwise. */
     public ParityStatus parity() {
@@ -43,7 +44,8 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
      * @param stateText mdadm's words ("active sync", "spare rebuilding")
      * @param rebuiltBytes progress of a rebuilding member
      * @param faultReason why a faulty or missing member is out
+     * @param writeMostly md's write-mostly flag: raid1 reads avoid the member
      */
     public record MemberView(int number, int slot, String device, String role, String state, String stateText,
-                             boolean replacement, long rebuiltBytes, String faultReason) {}
+                             boolean replacement, long rebuiltBytes, String faultReason, boolean writeMostly) {}
 }

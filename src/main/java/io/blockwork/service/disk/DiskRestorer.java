@@ -1,6 +1,6 @@
 package io.blockwork.service.disk;
 
-import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.persistence.disk.DiskRecord;
 import io.blockwork.persistence.disk.DiskRepository;
 import io.blockwork.service.node.NodeScope;
@@ -14,7 +14,8 @@ import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
- * Disks at start-up: file disks reopen their images, memory and null disks come back empty.
+ * Disks at start-up: file disks reopen their images, memory and null disks come back empty, nbd
+ * disks connect in the background.
  * Disks depend on nothing, so they are assembled first.
  */
 @Component
@@ -44,7 +45,7 @@ class DiskRestorer implements RestorableSource {
         String name = record.getName();
         return new Restorable(new Ref(DeviceKind.DISK.label(), name), Set.of(),
                 () -> {
-                    Disk disk = engines.reopen(DiskService.toSpec(record));
+                    AbstractBlockDevice disk = engines.reopen(DiskService.toSpec(record));
                     registry.register(name, DeviceKind.DISK, disk);
                 },
                 state -> registry.reserve(name, DeviceKind.DISK, state));

@@ -12,7 +12,7 @@ import java.util.List;
  * @param clients connected NBD clients; empty while the export is not active
  */
 public record ExportView(String name, String device, String deviceKind, boolean readOnly, String description,
-                         Instant createdAt, ObjectState state, Long sizeBytes, List<Client> clients) {
+                         Instant createdAt, ObjectState state, Long sizeBytes, List<Client> clients, String node) {
 
     /**
      * One connected NBD client.

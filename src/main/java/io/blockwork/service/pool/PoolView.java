@@ -9,10 +9,11 @@ import java.util.List;
  *
  * @param deviceSizeBytes null while the device is not active
  * @param volumes the pool's volumes by name
+ * @param node the node whose instance assembles and changes the pool, its volumes and snapshots
  */
 public record PoolView(String name, String device, String deviceKind, Long deviceSizeBytes, long extentSizeBytes,
                        long totalExtents, long freeExtents, long usedExtents, long largestFreeRunExtents,
-                       List<String> volumes, ObjectState state, Instant createdAt) {
+                       List<String> volumes, ObjectState state, Instant createdAt, String node) {
 
     public long capacityBytes() {
         return totalExtents * extentSizeBytes;

@@ -59,6 +59,8 @@ public enum Problem {
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
             "The request body's Content-Type is not one this operation reads."),
+    REMOTE_UNAVAILABLE("remote-unavailable", 502, "Remote device unavailable",
+            "The NBD server of an nbd disk could not be reached, or refused the export; `detail` says what it answered. Nothing was changed."),
     IO_ERROR("io-error", 500, "I/O error",
             "The device failed the request, like EIO from a real disk (a failing medium or injected fault)."),
     INTERNAL_ERROR("internal-error", 500, "Internal error",

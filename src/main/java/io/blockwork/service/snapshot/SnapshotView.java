@@ -18,7 +18,7 @@ import java.util.List;
 public record SnapshotView(String name, String pool, String volume, long sizeBytes, long extentCount,
                            long chunkSizeBytes, boolean persistent, String state, String reason, Double fillPercent,
                            Long allocatedBytes, Long exceptions, MergeProgress merge, List<String> exports,
-                           String status, Instant createdAt) {
+                           String status, Instant createdAt, String node) {
 
     /**
      * @param exceptionsAtStart chunks to copy back when the merge began

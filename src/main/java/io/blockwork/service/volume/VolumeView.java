@@ -15,11 +15,12 @@ import java.util.List;
  * @param snapshots names of its snapshots, oldest first
  * @param segments where its extents lie, in volume order; null in lists
  * @param table its live table as {@code dmsetup table} prints it; null in lists
+ * @param node its pool's node, whose instance assembles and changes it
  */
 public record VolumeView(String name, String pool, long sizeBytes, long extentCount, long extentSizeBytes,
                          int segmentCount, String device, String attributes, List<String> exports,
                          List<String> holders, List<String> snapshots, ObjectState state, Instant createdAt, List<Segment> segments,
-                         String table) {
+                         String table, String node) {
 
     public boolean exported() {
         return !exports.isEmpty();
