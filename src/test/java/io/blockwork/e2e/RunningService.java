@@ -25,8 +25,14 @@ final class RunningService implements AutoCloseable {
     }
 
     static RunningService start(Path dataDir) {
+        return start(dataDir, Map.of());
+    }
+
+    /** The service with settings beyond the test defaults, e.g. a fixed NBD port that a restart keeps. */
+    static RunningService start(Path dataDir, Map<String, Object> extra) {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", "0");
+        props.putAll(extra);
         // as command-line arguments: they outrank application.yml, as a user's would
         String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
         return new RunningService(new SpringApplicationBuilder(BlockworkApplication.class).run(args));

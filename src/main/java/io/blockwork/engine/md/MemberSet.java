@@ -43,6 +43,8 @@ final class MemberSet {
      * re-add (names, so that a removed device is not kept alive by the array).
      */
     private final Map<String, Integer> formerSlots = new HashMap<>();
+    /** Guarded by {@link #lock}: departed devices that were write-mostly, which a re-add keeps (md's rdev flag). */
+    private final java.util.Set<String> formerWriteMostly = new java.util.HashSet<>();
     @GuardedBy("lock")
     private int nextNumber;
     /** Non-null once some data has no readable copy left: the array is inactive for good. */
@@ -166,6 +168,11 @@ final class MemberSet {
                     slots[i].promote();
                 }
                 formerSlots.put(m.name(), i);
+                if (m.writeMostly()) {
+                    formerWriteMostly.add(m.name());
+                } else {
+                    formerWriteMostly.remove(m.name());
+                }
             }
             if (repl[i] == m) {
                 repl[i] = null;
@@ -228,6 +235,7 @@ final class MemberSet {
                         + table.slots()[slot].name() + "; add it as a spare instead");
             }
             Member m = new Member(device, nextNumber++, MemberState.SPARE, -1);
+            m.writeMostly(formerWriteMostly.contains(device.name()));
             m.rebuildInto(slot, false);
             Member[] slots = table.slots().clone();
             slots[slot] = m;
