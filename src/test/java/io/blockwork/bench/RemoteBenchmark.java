@@ -82,6 +82,8 @@ final class RemoteBenchmark {
                 }
                 t.print();
                 raid1(local, toBlockwork, seconds);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot connect to the benchmark's servers", e);
             }
         } finally {
             ExternalTool.stop(nbdkit);
@@ -157,7 +159,7 @@ final class RemoteBenchmark {
     private static void awaitServer(String uri) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
-            try (NbdRemoteDevice probe = NbdRemoteDevice.connect("probe", config(uri))) {
+            try (var _ = NbdRemoteDevice.connect("probe", config(uri))) {
                 return;
             } catch (IOException e) {
                 if (System.nanoTime() > deadline) {

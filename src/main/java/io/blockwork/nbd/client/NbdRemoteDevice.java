@@ -47,6 +47,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       is a write followed by a FLUSH; WRITE_ZEROES without SEND_WRITE_ZEROES writes zeros.
  * </ul>
  * NBD carries no credentials: use it on loopback or a private network (docs/guide/remote-disks.md).
+ *
+ * <p>Size note: over 400 lines because the I/O path's flag emulation, connecting with its
+ * bounded handshake, and the failure/reconnect state machine share the device's state and lock.
  */
 public final class NbdRemoteDevice extends AbstractBlockDevice implements AutoCloseable {
 

@@ -44,6 +44,9 @@ import org.springframework.stereotype.Service;
  * <p>Suspends wait for I/O in flight at most {@code blockwork.dm.suspend-timeout} (default 30 s):
  * they run under the management lock, and I/O stuck below (on a suspended lower device) must not
  * keep every other management operation, the lower device's resume included, waiting forever.
+ *
+ * <p>Size note: just over 400 lines because each dmsetup verb is one short operation here, and
+ * the node checks (another node's device is read-only) sit beside the lookups they guard.
  */
 @Service
 public class DmService {
