@@ -104,6 +104,7 @@ final class Connection {
             device = r.export().device();
             writer = new ReplyWriter(this, channel, r.structuredReplies());
             export = r.export();
+            server.attached(this);
             Thread.ofPlatform().daemon().name("nbd-writer-" + id).start(writer);
             transmit();
         } catch (ProtocolViolation e) {

@@ -49,6 +49,7 @@ public final class NbdServer implements AutoCloseable {
     private final NbdLimits limits;
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
+    private volatile Listener clientListener = Listener.NONE;
     /** The listening socket while running, else null. */
     @GuardedBy("this")
     private ServerSocketChannel listener;
@@ -209,12 +210,50 @@ public final class NbdServer implements AutoCloseable {
         return limits;
     }
 
+    /**
+     * Who is told when a client starts using an export (its handshake chose one) and when it goes
+     * away. Called on the connection's threads; must not block.
+     */
+    public interface Listener {
+        Listener NONE = new Listener() {
+            @Override
+            public void connected(NbdClient client) { }
+
+            @Override
+            public void disconnected(NbdClient client) { }
+        };
+
+        void connected(NbdClient client);
+
+        /** {@code client.requestsServed()} is its final count. */
+        void disconnected(NbdClient client);
+    }
+
+    public void listener(Listener l) {
+        this.clientListener = Objects.requireNonNull(l, "listener");
+    }
+
+    /** A connection finished its handshake on an export. */
+    void attached(Connection c) {
+        tell(l -> l.connected(c.describe()));
+    }
+
+    private void tell(java.util.function.Consumer<Listener> call) {
+        try {
+            call.accept(clientListener);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "NBD listener failed", e);
+        }
+    }
+
     ExportLookup exports() {
         return exports;
     }
 
     void forget(Connection c) {
-        connections.remove(c.id());
+        if (connections.remove(c.id()) != null && c.export() != null) {
+            tell(l -> l.disconnected(c.describe()));
+        }
         synchronized (connections) {
             connections.notifyAll();
         }

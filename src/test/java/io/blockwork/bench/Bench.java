@@ -20,6 +20,7 @@ public final class Bench {
         BENCHMARKS.put("mirror", MirrorBenchmark::run);
         BENCHMARKS.put("snapshot", SnapshotBenchmark::run);
         BENCHMARKS.put("raid5", Raid5Benchmark::run);
+        BENCHMARKS.put("telemetry", TelemetryBenchmark::run);
         BENCHMARKS.put("remote", RemoteBenchmark::run);
     }
 

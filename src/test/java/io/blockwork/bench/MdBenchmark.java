@@ -4,8 +4,6 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
-import io.blockwork.engine.disk.LatencyModel;
-import io.blockwork.engine.md.BarrierStrategy;
 import io.blockwork.engine.md.FlushStrategy;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
@@ -13,6 +11,9 @@ import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MdStrategies;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.engine.seeds.MdFlushSeed;
+import io.blockwork.engine.seeds.Raid10BarrierSeed;
+import io.blockwork.engine.seeds.SeedRun;
 import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.Workload;
 import io.blockwork.engine.workload.WorkloadResult;
@@ -26,10 +27,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Issue 4's benchmarks, both strategies of each seed in one run.
  * (a) Seed 000: raid10 n2 on 4 writeback memory disks whose flush takes 1 ms; 128 writers each
- *     doing 4K write + flush; {@code serial} vs {@code fanout}.
+ *     doing 4K write + flush; {@code serial} vs {@code fanout} ({@link MdFlushSeed}, which the
+ *     service's experiment for seed 000 runs too).
  * (b) Seed 001: raid10 n2 on 4 memory disks, 4K random reads at depth 1 with 1 and 2 jobs;
  *     {@code locked} vs {@code optimistic}, each as a fraction of one bare memory disk measured in
- *     the same run (best of two passes in alternating order).
+ *     the same run (best of two passes in alternating order; {@link Raid10BarrierSeed}).
  * (c) Recovery of a 1 GiB member onto a spare, idle and under a random-write load.
  */
 final class MdBenchmark {
@@ -63,95 +65,47 @@ final class MdBenchmark {
 
     static void flushStrategies() {
         long seconds = Bench.seconds(4);
-        Table t = new Table("md (a) seed 000: raid10 n2 on 4 writeback memory disks (1 ms media flush), 128 writers x (4K write + flush)",
+        MdFlushSeed seed = new MdFlushSeed();
+        MdFlushSeed.Settings settings = MdFlushSeed.Settings.BENCHMARK;
+        Table t = new Table("md (a) seed 000: raid10 n2 on 4 writeback memory disks (1 ms media flush), "
+                + settings.writers() + " writers x (4K write + flush)",
                 "flush strategy", "writes/s", "flush mean ms", "flush p99 ms", "flush max ms", "member media flushes");
         double[] rate = new double[2];
         double[] max = new double[2];
         int i = 0;
         for (FlushStrategy s : new FlushStrategy[] {FlushStrategy.SERIAL, FlushStrategy.FANOUT}) {
-            List<Disk> disks = disks("flush-" + s.label() + "-", 4, 256 * MIB,
-                    DiskConfig.writeback().withLatency(new LatencyModel(0, 0, 1_000_000, 0)));
-            MdArray a = raid10("bench-" + s.label(), disks, MdStrategies.DEFAULT.withFlush(s));
-            // Storage that exists before the run, as on real disks: new pages are not part of what is measured.
-            prefill(a);
-            SyncIo.flush(a);
-            writersWithFlush(a, 1);
-            System.gc();
-            long mediaBefore = disks.stream().mapToLong(Disk::mediaFlushes).sum();
-            WorkloadResult r = writersWithFlush(a, seconds);
-            long media = disks.stream().mapToLong(Disk::mediaFlushes).sum() - mediaBefore;
+            MdFlushSeed.Cell c = seed.measure(s, settings, seconds, SeedRun.quiet());
+            WorkloadResult r = c.result();
             rate[i] = r.write().iops();
             max[i] = r.flush().latency().maxNanos() / 1e6;
             t.row(s.label(), r.write().iops(), r.flush().latency().meanNanos() / 1e6, r.flush().latency().p99Nanos() / 1e6,
-                    max[i], media);
-            a.stop();
+                    max[i], c.memberMediaFlushes());
             i++;
         }
         t.row("fanout/serial", rate[1] / rate[0], "", "", max[1] / max[0], "");
         t.print();
     }
 
-    private static WorkloadResult writersWithFlush(MdArray a, long seconds) {
-        return Workload.run(a, WorkloadSpec.builder(RwMode.RANDWRITE, BS).jobs(128).ioDepth(1)
-                .fsync(1).runtime(seconds * WorkloadSpec.SECOND).build());
-    }
-
     /* ---- (b) seed 001 ---- */
 
     static void barrierStrategies() {
         long seconds = Bench.seconds(3);
+        Raid10BarrierSeed seed = new Raid10BarrierSeed();
         Table t = new Table("md (b) seed 001: 4K random reads, iodepth 1, raid10 n2 on 4 memory disks vs one bare memory disk",
                 "device", "jobs", "IOPS", "IOPS/job", "of bare disk", "p50 us", "p99 us");
-        Disk bare = Disk.memory("bare", 512 * MIB, DiskConfig.DEFAULT);
-        prefill(bare);
-        List<MdArray> arrays = new ArrayList<>();
-        for (BarrierStrategy b : new BarrierStrategy[] {BarrierStrategy.LOCKED, BarrierStrategy.OPTIMISTIC}) {
-            MdArray a = raid10("bench-" + b.label(), disks("read-" + b.label() + "-", 4, 256 * MIB, DiskConfig.DEFAULT),
-                    MdStrategies.DEFAULT.withBarrier(b));
-            prefill(a);
-            arrays.add(a);
-        }
-        List<BlockDevice> devices = new ArrayList<>();
-        devices.add(bare);
-        devices.addAll(arrays);
-        for (int jobs = 1; jobs <= 2; jobs++) {
-            // Each device twice, in order and then in reverse; the better run counts, so a burst of
-            // other work on this shared machine hurts one device less than the others.
-            WorkloadResult[] best = new WorkloadResult[devices.size()];
-            for (int pass = 0; pass < 2; pass++) {
-                for (int k = 0; k < devices.size(); k++) {
-                    int i = pass == 0 ? k : devices.size() - 1 - k;
-                    randomReads(devices.get(i), jobs, 1);
-                    WorkloadResult r = randomReads(devices.get(i), jobs, seconds);
-                    if (best[i] == null || r.read().iops() > best[i].read().iops()) {
-                        best[i] = r;
-                    }
+        try (Raid10BarrierSeed.Devices devices = seed.build(Raid10BarrierSeed.Settings.BENCHMARK, SeedRun.quiet())) {
+            for (int jobs = 1; jobs <= 2; jobs++) {
+                List<WorkloadResult> best = seed.bestOfPasses(devices, jobs, seconds, Raid10BarrierSeed.Settings.BENCHMARK.passes(), SeedRun.quiet());
+                double bareIops = best.get(0).read().iops();
+                List<BlockDevice> all = devices.all();
+                for (int i = 0; i < all.size(); i++) {
+                    WorkloadResult r = best.get(i);
+                    t.row(devices.label(all.get(i)), jobs, r.read().iops(), r.read().iops() / jobs, r.read().iops() / bareIops,
+                            r.read().latency().p50Nanos() / 1000.0, r.read().latency().p99Nanos() / 1000.0);
                 }
             }
-            double bareIops = best[0].read().iops();
-            for (int i = 0; i < devices.size(); i++) {
-                BlockDevice d = devices.get(i);
-                WorkloadResult r = best[i];
-                String label = d == bare ? "memory disk" : "raid10 " + ((MdArray) d).spec().strategies().barrier().label();
-                t.row(label, jobs, r.read().iops(), r.read().iops() / jobs, r.read().iops() / bareIops,
-                        r.read().latency().p50Nanos() / 1000.0, r.read().latency().p99Nanos() / 1000.0);
-            }
         }
-        arrays.forEach(MdArray::stop);
         t.print();
-    }
-
-    private static WorkloadResult randomReads(BlockDevice d, int jobs, long seconds) {
-        return Workload.run(d, WorkloadSpec.builder(RwMode.RANDREAD, BS).jobs(jobs).ioDepth(1)
-                .runtime(seconds * WorkloadSpec.SECOND).build());
-    }
-
-    private static void prefill(BlockDevice d) {
-        MemorySegment chunk = MemorySegment.ofArray(new byte[(int) MIB]);
-        chunk.fill((byte) 0x3c);
-        for (long off = 0; off < d.sizeBytes(); off += MIB) {
-            SyncIo.write(d, off, chunk);
-        }
     }
 
     /* ---- (c) recovery ---- */

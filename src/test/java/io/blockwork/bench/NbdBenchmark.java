@@ -4,7 +4,6 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.nbd.ExportTable;
 import io.blockwork.nbd.ExternalTool;
-import io.blockwork.nbd.Json;
 import io.blockwork.nbd.NbdExport;
 import io.blockwork.nbd.NbdServer;
 import java.io.IOException;
@@ -12,7 +11,6 @@ import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,7 +109,7 @@ final class NbdBenchmark {
     }
 
     private static Target start(String server) {
-        int port = freePort();
+        int port = Fio.freePort();
         String uri = "nbd://127.0.0.1:" + port + "/" + EXPORT;
         switch (server) {
             case "blockwork" -> {
@@ -167,35 +165,13 @@ final class NbdBenchmark {
 
     /** Runs one fio job group; returns its IOPS and p99 completion latency. */
     private static Cell fio(String uri, String rw, String bs, int depth, int jobs, long seconds, boolean random) {
-        List<String> cmd = new java.util.ArrayList<>(List.of("fio", "--name=bench", "--ioengine=nbd",
-                "--uri=" + uri, "--rw=" + rw, "--bs=" + bs, "--iodepth=" + depth, "--numjobs=" + jobs,
-                "--size=" + SIZE, "--group_reporting", "--output-format=json"));
-        if (seconds > 0) {
-            cmd.addAll(List.of("--time_based", "--runtime=" + seconds));
-        }
-        if (random) {
-            cmd.add("--norandommap");
-        }
-        ExternalTool.Result r = ExternalTool.run(Duration.ofSeconds(seconds + 120), cmd.toArray(String[]::new))
-                .requireSuccess();
-        Object job = Json.at(Json.parseObject(r.stdout()), "jobs", 0);
-        String dir = rw.contains("read") ? "read" : "write";
-        double iops = Json.number(job, dir, "iops");
-        double p99 = Json.number(job, dir, "clat_ns", "percentile", "99.000000") / 1000.0;
-        return new Cell(iops, p99, Double.NaN);
+        Fio.Run r = Fio.run(uri, SIZE, rw, bs, depth, jobs, seconds, random);
+        return new Cell(r.iops(), r.p99Micros(), Double.NaN);
     }
 
     private static Path log(String server) {
         try {
             return Files.createTempFile("bench-" + server, ".log");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

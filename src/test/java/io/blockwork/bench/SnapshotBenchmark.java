@@ -1,22 +1,15 @@
 package io.blockwork.bench;
 
-import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.disk.Disk;
-import io.blockwork.engine.disk.DiskConfig;
-import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.engine.dm.targets.Snapshots;
-import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import io.blockwork.engine.dm.snapshot.StoreType;
-import io.blockwork.engine.workload.RwMode;
-import io.blockwork.engine.workload.Workload;
+import io.blockwork.engine.seeds.SeedRun;
+import io.blockwork.engine.seeds.SnapshotLockingSeed;
+import io.blockwork.engine.seeds.SnapshotLockingSeed.Target;
 import io.blockwork.engine.workload.WorkloadResult;
-import io.blockwork.engine.workload.WorkloadSpec;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
- * Issue 9's benchmark, seed 004: the device-mapper test suite's
+ * Issue 9's benchmark, seed 004 ({@link SnapshotLockingSeed}, which the service's experiment for
+ * seed 004 runs too): the device-mapper test suite's
  * {@code fio_{origin,snapshot}_randwrite_{throughput,latency}_{N,P}} on null disks (null_blk):
  * an origin with one snapshot of 4 KiB chunks, 4K random writes by 1, 2, 4 and 8 workers each on
  * its own region ({@code size = origin / N}, {@code offset_increment = size}), iodepth 32 for
@@ -28,14 +21,10 @@ import java.util.Map;
  */
 final class SnapshotBenchmark {
 
-    /** 16 GiB: big enough that a cell's random writes mostly meet chunks not yet copied. */
-    private static final long ORIGIN_BYTES = 16L << 30;
-    private static final long CHUNK_SECTORS = 8;
     private static final int[] WORKERS = {1, 2, 4, 8};
+    private static final SnapshotLockingSeed SEED = new SnapshotLockingSeed();
 
     private SnapshotBenchmark() {}
-
-    private enum Target { ORIGIN, SNAPSHOT }
 
     static void run() {
         long seconds = Bench.seconds(2);
@@ -50,10 +39,10 @@ final class SnapshotBenchmark {
 
     private static Table table(Target target, StoreType store, int ioDepth, long seconds) {
         boolean throughput = ioDepth > 1;
-        String name = "fio_" + target.name().toLowerCase() + "_randwrite_" + (throughput ? "throughput" : "latency")
+        String name = "fio_" + target.label() + "_randwrite_" + (throughput ? "throughput" : "latency")
                 + "_" + store.code();
         String unit = throughput ? "IOPS" : "latency (usec)";
-        Table t = new Table("snapshot: " + name + ": 4K random writes to the " + target.name().toLowerCase()
+        Table t = new Table("snapshot: " + name + ": 4K random writes to the " + target.label()
                 + ", iodepth " + ioDepth + ", null disks, 4 KiB chunks, " + seconds + " s a cell",
                 "# of workers", unit + " global", unit + " fine", throughput ? "fine/global" : "global/fine");
         for (int workers : WORKERS) {
@@ -72,31 +61,7 @@ final class SnapshotBenchmark {
 
     private static WorkloadResult measure(Target target, StoreType store, int ioDepth, int workers, long seconds,
                                           SnapshotLocking.Kind locking) {
-        Map<String, BlockDevice> names = new HashMap<>();
-        Disk base = Disk.nullDisk("base", ORIGIN_BYTES, DiskConfig.DEFAULT);
-        // The suite's COW: room for every chunk and, for P, its metadata areas (one per 256 chunks).
-        Disk cow = Disk.nullDisk("cow", ORIGIN_BYTES + ORIGIN_BYTES / 256 + (1 << 20), DiskConfig.DEFAULT);
-        names.put(base.name(), base);
-        names.put(cow.name(), cow);
-        var config = Targets.config().withSnapshotLocking(locking);
-        long sectors = ORIGIN_BYTES >> 9;
-        MappedDevice volume = MappedDevice.create("vol", null, Snapshots.originTable("base", sectors), names::get, config);
-        names.put(volume.name(), volume);
-        MappedDevice snap;
-        try {
-            snap = Snapshots.create(volume, "snap", cow, store, CHUNK_SECTORS, names::get, config);
-        } catch (io.blockwork.engine.dm.TableException e) {
-            throw new IllegalStateException(e);
-        }
-        BlockDevice dev = target == Target.ORIGIN ? volume : snap;
-        WorkloadSpec spec = WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(workers).ioDepth(ioDepth)
-                .size(ORIGIN_BYTES / workers).offsetIncrement(ORIGIN_BYTES / workers)
-                .runtime(seconds * WorkloadSpec.SECOND).build();
-        WorkloadResult r = new Workload(dev, spec, Thread.ofPlatform().name("snap-bench-", 0).factory())
-                .execute(sample -> {});
-        snap.remove();
-        volume.remove();
-        return r;
+        return SEED.measure(target, store, ioDepth, workers, seconds, locking, SeedRun.quiet());
     }
 
     private static void measure(Target target, StoreType store, int ioDepth, long seconds, SnapshotLocking.Kind locking) {

@@ -17,9 +17,9 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * Who may do what. Every {@code /api/**} call needs HTTP Basic credentials: {@code admin} may do
- * everything, {@code viewer} may read configuration and statistics but not change anything and
- * not read device data. Health, problem descriptions, the API document and the dashboard's
- * static files are open. Stateless: no session, so no CSRF token is needed.
+ * everything, {@code viewer} may read configuration and statistics (the event stream and
+ * {@code /actuator/prometheus} included) but not change anything and not read device data.
+ * Health, problem descriptions, the API document and the dashboard's static files are open. Stateless: no session, so no CSRF token is needed.
  */
 @Configuration
 class SecurityConfig {
@@ -38,6 +38,8 @@ class SecurityConfig {
                                 "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/error")
                         .permitAll()
                         .requestMatchers(HttpMethod.GET, "/api/v1/devices/*/data").hasRole("ADMIN")
+                        // a Prometheus scrape job may use the read-only user
+                        .requestMatchers(HttpMethod.GET, "/actuator/prometheus").hasAnyRole("ADMIN", "VIEWER")
                         .requestMatchers(HttpMethod.GET, "/api/**").hasAnyRole("ADMIN", "VIEWER")
                         .requestMatchers("/api/**", "/actuator/**").hasRole("ADMIN")
                         // the dashboard: static files, which sign in through the API

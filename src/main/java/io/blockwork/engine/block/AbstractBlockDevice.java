@@ -13,7 +13,8 @@ package io.blockwork.engine.block;
 public abstract class AbstractBlockDevice implements BlockDevice {
 
     private volatile String name;
-    protected final IoStats stats = new IoStats();
+    /** Counted at submission here; completions count themselves (errors included) through the bio. */
+    private final IoStats stats = new IoStats();
 
     protected AbstractBlockDevice(String name) {
         this.name = name;
@@ -35,9 +36,14 @@ public abstract class AbstractBlockDevice implements BlockDevice {
     }
 
     @Override
+    public IoStats stats() {
+        return stats;
+    }
+
+    @Override
     public final void submit(Bio bio) {
+        stats.start(bio);
         if (!fits(bio)) {
-            stats.failed();
             bio.endio(IoStatus.INVALID);
             return;
         }

@@ -48,6 +48,11 @@ public final class Bio {
     private final BioCallback callback;
     private final Bio parent;
 
+    /** The device accounting this bio's completion ({@link IoStats#start}), or null. */
+    private IoStats accountedBy;
+    /** When it was submitted there, if timed; else 0. */
+    private long startNanos;
+
     private volatile int remaining = 1;
     /** Null until an error is recorded; read as OK. */
     private volatile IoStatus status;
@@ -161,6 +166,10 @@ public final class Bio {
     }
 
     private void complete() {
+        IoStats stats = accountedBy;
+        if (stats != null) {
+            stats.completed(this, startNanos);
+        }
         if (parent != null) {
             parent.endio(status());
         } else {
@@ -206,6 +215,19 @@ public final class Bio {
     public IoStatus status() {
         IoStatus s = status;
         return s == null ? IoStatus.OK : s;
+    }
+
+    IoStats accountedBy() {
+        return accountedBy;
+    }
+
+    /**
+     * Set once, by the submitting thread before the bio is handed on; read by whichever thread
+     * completes it, which the hand-off (queues, the completion's reference count) orders after.
+     */
+    void accountedBy(IoStats stats, long start) {
+        accountedBy = stats;
+        startNanos = start;
     }
 
     public Object context() {

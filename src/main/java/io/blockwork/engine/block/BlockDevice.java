@@ -26,6 +26,14 @@ public interface BlockDevice {
     IoCounters counters();
 
     /**
+     * The device's accounting behind {@link #counters}: latency histograms too. Devices that keep
+     * none return {@link IoStats#NONE}.
+     */
+    default IoStats stats() {
+        return IoStats.NONE;
+    }
+
+    /**
      * The devices this one sends I/O to (sysfs's {@code slaves}): md members, a dm table's
      * devices. Used to refuse cycles and to explain why a device is busy.
      */

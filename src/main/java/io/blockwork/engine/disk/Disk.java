@@ -162,7 +162,6 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     private IoStatus perform(Bio bio) {
         DiskFaults f = faults;
         if (f.any() && (bio.op() == BioOp.READ ? f.failReads() : f.failWrites())) {
-            stats.failed();
             return IoStatus.IO_ERROR;
         }
         try {
@@ -176,7 +175,6 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
             return IoStatus.OK;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, () -> name() + ": " + bio + " failed", e);
-            stats.failed();
             return IoStatus.IO_ERROR;
         }
     }
@@ -208,14 +206,12 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         Runnable run = () -> {
             IoStatus status = IoStatus.OK;
             if (faults.failFlushes()) {
-                stats.failed();
                 status = IoStatus.IO_ERROR;
             } else {
                 try {
                     medium.flush();
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, () -> name() + ": flush failed", e);
-                    stats.failed();
                     status = IoStatus.IO_ERROR;
                 }
             }

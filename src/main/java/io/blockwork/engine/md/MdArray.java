@@ -8,6 +8,8 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.block.IoCounters;
 import io.blockwork.engine.block.IoStatus;
+import io.blockwork.engine.event.EngineEvent;
+import io.blockwork.engine.event.EngineListener;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * An md array: a block device made of member devices by a {@link Personality} (linear, raid0,
@@ -50,6 +53,8 @@ public final class MdArray extends AbstractBlockDevice {
     private volatile String stopReason;
     /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
     private volatile Runnable changeListener = () -> {};
+    /** Told what happens to the array, management calls included; see {@link #listen}. */
+    private volatile EngineListener listener = EngineListener.NONE;
     /** Writes counted when the state was last asked for, and when they changed. */
     @GuardedBy("this")
     private long writesSeen;
@@ -100,10 +105,12 @@ public final class MdArray extends AbstractBlockDevice {
             }
         }
         this.daemon = personality instanceof Redundancy r
-                ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, this::changed) : null;
-        members.onFailure(() -> {
+                ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, this::changed, this::publish)
+                : null;
+        members.onFailure(member -> {
             wakeDaemon();
             changed();
+            publish(name -> new EngineEvent.MemberFailed(name, member.name(), member.faultReason(), false));
         });
         this.writesChangedNanos = System.nanoTime() - SAFE_MODE_NANOS;
     }
@@ -121,9 +128,16 @@ public final class MdArray extends AbstractBlockDevice {
      * with a write journal on {@code journal} (null for none), which is formatted.
      */
     public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members, BlockDevice journal) {
+        return create(spec, members, journal, EngineListener.NONE);
+    }
+
+    /** {@link #create(MdArraySpec, List, BlockDevice)}, telling {@code listener} from the start (the initial resync's first event included). */
+    public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members, BlockDevice journal,
+                                 EngineListener listener) {
         checkMembers(spec.level(), members, false);
         checkJournal(journal, members);
         MdArray array = new MdArray(spec, members, 0, spec.assumeClean(), journal, false);
+        array.listen(listener);
         array.startDaemon();
         return array;
     }
@@ -148,10 +162,18 @@ public final class MdArray extends AbstractBlockDevice {
      */
     public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
                                    List<? extends BlockDevice> spares, long memberBytes, BlockDevice journal) {
+        return assemble(spec, slots, spares, memberBytes, journal, EngineListener.NONE);
+    }
+
+    /** {@link #assemble(MdArraySpec, List, List, long, BlockDevice)}, telling {@code listener} from the start. */
+    public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
+                                   List<? extends BlockDevice> spares, long memberBytes, BlockDevice journal,
+                                   EngineListener listener) {
         checkMembers(spec.level(), slots, true);
         checkJournal(journal, slots);
         // A parity array assembled dirty resyncs (and, degraded, refuses to rebuild unsynced stripes).
         MdArray array = new MdArray(spec, slots, memberBytes, !spec.level().parity() || spec.assumeClean(), journal, true);
+        array.listen(listener);
         if (array.inactiveReason() == null) {
             for (BlockDevice spare : spares) {
                 array.add(spare);
@@ -199,7 +221,6 @@ public final class MdArray extends AbstractBlockDevice {
     @Override
     protected void dispatch(Bio bio) {
         if (members.lostReason() != null || stopReason != null) {
-            stats.failed();
             bio.endio(IoStatus.IO_ERROR);
         } else if (bio.op() == BioOp.FLUSH) {
             flush.submit(bio);
@@ -256,7 +277,9 @@ public final class MdArray extends AbstractBlockDevice {
 
     /** {@code mdadm --fail}: refused for the last in-sync copy of some data and on levels without redundancy. */
     public void fail(String member) {
-        members.fail(member);
+        if (members.fail(member)) {
+            publish(name -> new EngineEvent.MemberFailed(name, member, MemberSet.FAILED_BY_REQUEST, true));
+        }
         wakeDaemon();
     }
 
@@ -380,6 +403,24 @@ public final class MdArray extends AbstractBlockDevice {
         this.changeListener = Objects.requireNonNull(listener, "listener");
     }
 
+    /**
+     * Sets who is told everything that happens to the array as {@link EngineEvent}s: member
+     * failures (by request or I/O error), member changes the array makes on its own, and the
+     * sync daemon's start, progress (at most once a second) and end. Same threading rules as
+     * {@link #onChange}.
+     */
+    public void listen(EngineListener l) {
+        this.listener = Objects.requireNonNull(l, "listener");
+    }
+
+    /** Builds the event with the array's current name (arrays can be renamed) and tells the listener. */
+    private void publish(Function<String, EngineEvent> event) {
+        EngineListener l = listener;
+        if (l != EngineListener.NONE) {
+            EngineListener.tell(l, event.apply(name()));
+        }
+    }
+
     private void changed() {
         try {
             changeListener.run();
@@ -388,6 +429,7 @@ public final class MdArray extends AbstractBlockDevice {
             System.getLogger(MdArray.class.getName()).log(System.Logger.Level.ERROR,
                     "change listener of " + name() + " failed", e);
         }
+        publish(EngineEvent.MembersChanged::new);
     }
 
     private void wakeDaemon() {

@@ -2,6 +2,7 @@ package io.blockwork.engine.md;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.event.EngineListener;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,13 +19,20 @@ import java.util.function.Function;
 public final class MdArrays {
 
     private final Function<String, BlockDevice> devices;
+    private final EngineListener listener;
     /** In creation order. */
     @GuardedBy("this")
     private final Map<String, MdArray> arrays = new LinkedHashMap<>();
 
     /** @param devices the block device of a name, or null if there is none */
     public MdArrays(Function<String, BlockDevice> devices) {
+        this(devices, EngineListener.NONE);
+    }
+
+    /** @param listener told what happens to every array created or assembled here ({@link MdArray#listen}) */
+    public MdArrays(Function<String, BlockDevice> devices, EngineListener listener) {
         this.devices = devices;
+        this.listener = listener;
     }
 
     /** {@code mdadm --create} with members by name, in slot order. */
@@ -40,7 +48,7 @@ public final class MdArrays {
             resolved.add(resolve("members[" + i + "]", members.get(i)));
         }
         BlockDevice j = journal == null ? null : resolve("journal", journal);
-        MdArray array = MdArray.create(spec, resolved, j);
+        MdArray array = MdArray.create(spec, resolved, j, listener);
         arrays.put(spec.name(), array);
         return array;
     }
@@ -84,7 +92,7 @@ public final class MdArrays {
             }
             refuseBusy("journal", j);
         }
-        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes, j);
+        MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes, j, listener);
         arrays.put(spec.name(), array);
         return array;
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -19,6 +20,8 @@ import java.util.function.Predicate;
  * so nothing under the lock blocks or submits I/O.
  */
 final class MemberSet {
+
+    static final String FAILED_BY_REQUEST = "failed by request";
 
     /**
      * The slots as the I/O path sees them: {@code slots[i]} is the member filling raid slot
@@ -50,8 +53,8 @@ final class MemberSet {
     /** Non-null once some data has no readable copy left: the array is inactive for good. */
     private volatile String lostReason;
     private Predicate<Table> survives = t -> true;
-    /** Told after a member fails, outside the lock (the array wakes its daemon). */
-    private volatile Runnable onFailure = () -> {};
+    /** Told after a member fails on an I/O error, outside the lock (the array wakes its daemon). */
+    private volatile Consumer<Member> onFailure = m -> {};
 
     MemberSet(MdLevel level, List<? extends BlockDevice> slotDevices) {
         this.level = level;
@@ -81,7 +84,7 @@ final class MemberSet {
         }
     }
 
-    void onFailure(Runnable listener) {
+    void onFailure(Consumer<Member> listener) {
         this.onFailure = listener;
     }
 
@@ -114,17 +117,20 @@ final class MemberSet {
             }
         }
         if (changed) {
-            onFailure.run();
+            onFailure.accept(m);
         }
         return lostReason == null;
     }
 
-    /** mdadm --fail: refused if it would leave some data without an in-sync copy. */
-    void fail(String name) {
+    /**
+     * mdadm --fail: refused if it would leave some data without an in-sync copy. Returns false if
+     * the member was faulty already.
+     */
+    boolean fail(String name) {
         synchronized (lock) {
             Member m = find(name);
             if (m.state() == MemberState.FAULTY) {
-                return;
+                return false;
             }
             if (!level.redundant()) {
                 throw new MdStateException("member", level.label() + " has no redundancy; failing " + name + " would stop the array");
@@ -134,8 +140,9 @@ final class MemberSet {
                 throw new MdStateException("member", name + " holds the last in-sync copy of some data; failing it would lose data");
             }
             takeOut(m);
-            m.faulty("failed by request");
+            m.faulty(FAILED_BY_REQUEST);
             faulty.add(m);
+            return true;
         }
     }
 

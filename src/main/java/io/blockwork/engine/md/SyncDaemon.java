@@ -1,10 +1,13 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.event.EngineEvent;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -35,6 +38,8 @@ final class SyncDaemon {
     private final LongSupplier userIo;
     /** Told after a member change the daemon made (a spare taken into a slot, a rebuild or resync finished). */
     private final Runnable changed;
+    /** Publishes start, progress and end as engine events, with the array's name at the time. */
+    private final Consumer<Function<String, EngineEvent>> publish;
     private final Thread thread;
 
     private volatile boolean stopping;
@@ -54,18 +59,21 @@ final class SyncDaemon {
     private final long[] markTime = new long[MARKS];
     private final long[] markDone = new long[MARKS];
     private int lastMark;
+    /** When the last progress event went out; at most one a second. */
+    private long lastProgressEvent;
     private long lastUserIo;
     private long paceRate;
     private long paceStart;
     private long paceBytes;
 
     SyncDaemon(String arrayName, Redundancy level, MemberSet members, SpeedLimits limits, LongSupplier userIo,
-               Runnable changed) {
+               Runnable changed, Consumer<Function<String, EngineEvent>> publish) {
         this.level = level;
         this.members = members;
         this.limits = limits;
         this.userIo = userIo;
         this.changed = changed;
+        this.publish = publish;
         this.thread = Thread.ofVirtual().name("md-" + arrayName + "-sync").unstarted(this::run);
     }
 
@@ -200,13 +208,16 @@ final class SyncDaemon {
         long total = level.rebuildBytes();
         long pos = Math.min(target.rebuilt(), total);
         begin(pos);
+        started(SyncAction.RECOVER, target, pos, total);
         MemorySegment buffer = buffers(1)[0];
         while (pos < total && proceed(SyncAction.RECOVER, pos, total, target)) {
             if (target.state() != MemberState.REBUILDING || members.lostReason() != null) {
+                ended(SyncAction.RECOVER, target, false, pos, total);
                 return;
             }
             long len = level.rebuildWindowAt(pos);
             if (level.rebuild(target, pos, len, buffer) != Redundancy.Recovered.COPIED) {
+                ended(SyncAction.RECOVER, target, false, pos, total);
                 return;
             }
             pos += len;
@@ -214,6 +225,9 @@ final class SyncDaemon {
         }
         if (pos >= total) {
             members.rebuilt(target);
+        }
+        ended(SyncAction.RECOVER, target, pos >= total, pos, total);
+        if (pos >= total) {
             changed.run();
         }
     }
@@ -226,10 +240,12 @@ final class SyncDaemon {
             mismatches.set(0);
         }
         begin(pos);
+        started(action, null, pos, total);
         MemorySegment[] bufs = buffers(level.scrubBuffers());
         while (pos < total && proceed(action, pos, total, null)) {
             boolean scrubAborted = abortScrub && action != SyncAction.RESYNC;
             if (scrubAborted || members.lostReason() != null) {
+                ended(action, null, false, pos, total);
                 return;
             }
             long len = level.scrubWindowAt(pos);
@@ -242,14 +258,48 @@ final class SyncDaemon {
         }
         if (pos >= total && action == SyncAction.RESYNC) {
             level.syncedTo(Long.MAX_VALUE);
+        }
+        ended(action, null, pos >= total, pos, total);
+        if (pos >= total && action == SyncAction.RESYNC) {
             changed.run();
         }
     }
 
+    /* ---- Events ---- */
+
+    private void started(SyncAction action, Member target, long pos, long total) {
+        lastProgressEvent = System.nanoTime();
+        String t = target == null ? null : target.name();
+        publish.accept(name -> new EngineEvent.SyncStarted(name, action.label(), t, pos, total));
+    }
+
+    private void ended(SyncAction action, Member target, boolean completed, long pos, long total) {
+        String t = target == null ? null : target.name();
+        long mismatched = mismatches.get();
+        publish.accept(name -> new EngineEvent.SyncEnded(name, action.label(), t, completed, pos, total,
+                action == SyncAction.RECOVER ? 0 : mismatched));
+    }
+
+    /** Tells the listener how far the action is: at most once a second, unless {@code now} is forced. */
+    private void progressEvent(SyncStatus s, boolean force) {
+        long now = System.nanoTime();
+        if (!force && now - lastProgressEvent < MARK_STEP) {
+            return;
+        }
+        lastProgressEvent = now;
+        publish.accept(name -> new EngineEvent.SyncProgress(name, s.action().label(), s.target(), s.doneBytes(),
+                s.totalBytes(), s.speedKiBps(), s.etaSeconds(), s.paused()));
+    }
+
     /** Waits out a pause; false if the daemon is stopping. */
     private boolean proceed(SyncAction action, long pos, long total, Member target) {
+        boolean announced = false;
         while (paused && !stopping) {
             status = new SyncStatus(action, true, pos, total, 0, -1, target == null ? null : target.name());
+            if (!announced) {
+                progressEvent(status, true);
+                announced = true;
+            }
             LockSupport.park(this);
             begin(pos);
         }
@@ -293,6 +343,7 @@ final class SyncDaemon {
         long speed = (long) ((pos - markDone[oldest]) / 1024.0 / (dt / 1e9));
         long eta = speed > 0 ? (total - pos) / 1024 / speed : -1;
         status = new SyncStatus(action, false, pos, total, speed, eta, target == null ? null : target.name());
+        progressEvent(status, false);
         pace(len, now);
     }
 

@@ -28,6 +28,8 @@ import org.HdrHistogram.SingleWriterRecorder;
 final class Job implements Runnable {
 
     private static final int MAX_REPORTED_MISMATCHES = 8;
+    /** A paced job looks at its clock (and a cancel) at least this often. */
+    private static final long MAX_PACING_PARK_NANOS = 50_000_000L;
 
     final SingleWriterRecorder reads = new SingleWriterRecorder(3);
     final SingleWriterRecorder writes = new SingleWriterRecorder(3);
@@ -47,6 +49,8 @@ final class Job implements Runnable {
     private volatile Thread thread;
     private volatile boolean parking;
     private volatile boolean stopRequested;
+    /** Also skips (or ends) the final verify pass. */
+    private volatile boolean cancelled;
     /** Set for the final read-back, whose reads are checked but not measured. */
     private boolean verifying;
 
@@ -54,6 +58,9 @@ final class Job implements Runnable {
     private long issued;
     private long cursor;
     private int writesSinceFlush;
+    private int writesSinceFua;
+    /** Least nanoseconds between two issues (rate limits); 0 for none. */
+    private final double nanosPerIo;
     private boolean flushDue;
     private boolean flushInFlight;
 
@@ -72,6 +79,7 @@ final class Job implements Runnable {
         this.rng = new SplittableRandom(spec.seed() * 1_000_003L + index);
         this.busy = spec.verify() ? new BitSet((int) regionBlocks) : null;
         this.generation = spec.verify() ? new int[(int) regionBlocks] : null;
+        this.nanosPerIo = spec.nanosPerIo();
         boolean randomPayload = spec.rw().writes() && !spec.verify();
         for (int i = 0; i < spec.ioDepth(); i++) {
             byte[] data = new byte[spec.blockSize()];
@@ -88,6 +96,20 @@ final class Job implements Runnable {
         stopRequested = true;
     }
 
+    /** Ends the job as soon as its I/Os in flight complete, without the final verify pass. */
+    void cancel() {
+        cancelled = true;
+        stopRequested = true;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t); // it may be waiting out a rate limit
+        }
+    }
+
+    boolean cancelled() {
+        return cancelled;
+    }
+
     @Override
     public void run() {
         thread = Thread.currentThread();
@@ -96,9 +118,10 @@ final class Job implements Runnable {
         long limit = spec.ioLimit() > 0 ? spec.ioLimit()
                 : spec.runtimeNanos() > 0 ? Long.MAX_VALUE : regionBlocks;
         boolean timeLeft = true;
+        boolean paced = nanosPerIo > 0;
         while (true) {
             reap();
-            if (deadline != Long.MAX_VALUE && (issued & 15) == 0) {
+            if (deadline != Long.MAX_VALUE && (paced || (issued & 15) == 0)) {
                 timeLeft = System.nanoTime() - deadline < 0;
             }
             boolean more = timeLeft && !stopRequested && errors == 0 && issued < limit;
@@ -107,16 +130,22 @@ final class Job implements Runnable {
                     issueFlush();
                 }
             } else if (!flushInFlight && more && !free.isEmpty()) {
-                issueNext();
+                long wait = paced ? start + (long) (issued * nanosPerIo) - System.nanoTime() : 0;
+                if (wait <= 0) {
+                    issueNext();
+                    continue;
+                }
+                // Not due yet: wait for the rate limit, or for a completion if one comes first.
+                awaitCompletion(Math.min(wait, MAX_PACING_PARK_NANOS));
                 continue;
             }
             if (inflight == 0 && !flushDue && !(more && !flushInFlight)) {
                 break;
             }
-            awaitCompletion();
+            awaitCompletion(Long.MAX_VALUE);
         }
         mainPhaseNanos = System.nanoTime() - start;
-        if (spec.verify() && errors == 0) {
+        if (spec.verify() && errors == 0 && !cancelled) {
             verifyPass();
         }
     }
@@ -142,7 +171,11 @@ final class Job implements Runnable {
                 slot.generation = generation[(int) block] + 1;
                 VerifyPattern.fill(slot.buffer, spec.seed(), slot.offset, slot.generation);
             }
-            submit(slot, BioOp.WRITE, spec.sync() ? BioFlags.FUA : BioFlags.NONE);
+            boolean fua = spec.fuaEvery() > 0 && ++writesSinceFua >= spec.fuaEvery();
+            if (fua) {
+                writesSinceFua = 0;
+            }
+            submit(slot, BioOp.WRITE, fua ? BioFlags.FUA : BioFlags.NONE);
             if (spec.fsync() > 0 && ++writesSinceFlush >= spec.fsync()) {
                 writesSinceFlush = 0;
                 flushDue = true;
@@ -222,14 +255,25 @@ final class Job implements Runnable {
         }
     }
 
-    private void awaitCompletion() {
+    /**
+     * Waits for a completion, at most {@code maxNanos} ({@link Long#MAX_VALUE}: only called with
+     * I/O in flight, so one will come). A timed wait also ends early on {@link #cancel}.
+     */
+    private void awaitCompletion(long maxNanos) {
         if (!doneHere.isEmpty()) {
             return;
         }
-        // Only called with I/O in flight, so a completion will come.
         parking = true;
-        while (doneElsewhere.isEmpty()) {
-            LockSupport.park(this);
+        if (maxNanos == Long.MAX_VALUE) {
+            while (doneElsewhere.isEmpty()) {
+                LockSupport.park(this);
+            }
+        } else {
+            long until = System.nanoTime() + maxNanos;
+            long left;
+            while (doneElsewhere.isEmpty() && !cancelled && (left = until - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(this, left);
+            }
         }
         parking = false;
     }
@@ -291,7 +335,7 @@ final class Job implements Runnable {
         int next = 0;
         while (true) {
             reap();
-            while (!free.isEmpty() && next < regionBlocks) {
+            while (!free.isEmpty() && next < regionBlocks && !cancelled) {
                 if (generation[next] > 0) {
                     Slot slot = free.poll();
                     slot.block = next;
@@ -301,10 +345,10 @@ final class Job implements Runnable {
                 }
                 next++;
             }
-            if (inflight == 0 && next >= regionBlocks) {
+            if (inflight == 0 && (next >= regionBlocks || cancelled)) {
                 return;
             }
-            awaitCompletion();
+            awaitCompletion(Long.MAX_VALUE);
         }
     }
 

@@ -29,6 +29,8 @@ public final class Workload {
     private final WorkloadSpec spec;
     private final ThreadFactory threads;
     private final List<Job> jobs = new ArrayList<>();
+    /** Blocks in each job's region. */
+    private final long regionBlocks;
 
     public Workload(BlockDevice device, WorkloadSpec spec, ThreadFactory threads) {
         this.spec = spec;
@@ -64,6 +66,18 @@ public final class Workload {
         for (int i = 0; i < spec.numJobs(); i++) {
             jobs.add(new Job(i, device, spec, spec.offset() + i * increment, blocks));
         }
+        this.regionBlocks = blocks;
+    }
+
+    /**
+     * I/Os the measured phase will issue over all jobs when it ends by count (an io limit, or
+     * one pass over each region); 0 when it ends by time.
+     */
+    public long plannedIos() {
+        if (spec.ioLimit() > 0) {
+            return spec.ioLimit() * spec.numJobs();
+        }
+        return spec.runtimeNanos() > 0 ? 0 : regionBlocks * spec.numJobs();
     }
 
     /** Runs on platform threads and returns when every job has finished. */
@@ -71,9 +85,17 @@ public final class Workload {
         return new Workload(device, spec, Thread.ofPlatform().name("workload-job-", 0).factory()).execute(s -> {});
     }
 
-    /** Ends the measured phase of every job; {@link #execute} then returns as usual. */
+    /** Ends the measured phase of every job; {@link #execute} then returns as usual (verify pass included). */
     public void stop() {
         jobs.forEach(Job::requestStop);
+    }
+
+    /**
+     * Ends every job as soon as its I/Os in flight complete, skipping the verify pass; {@link
+     * #execute} then returns a result marked cancelled. Safe from any thread, any number of times.
+     */
+    public void cancel() {
+        jobs.forEach(Job::cancel);
     }
 
     public WorkloadResult execute(Consumer<WorkloadSample> onSample) {
@@ -117,9 +139,13 @@ public final class Workload {
                     jobs.stream().flatMap(j -> j.mismatchSamples.stream()).limit(8).toList());
         }
         long bs = spec.blockSize();
+        boolean cancelled = jobs.stream().anyMatch(Job::cancelled);
+        if (cancelled && spec.verify()) {
+            verify = VerifyResult.NONE; // the read-back did not run: nothing was checked at the end
+        }
         return new WorkloadResult(spec, elapsed,
                 OpResult.of(totals.reads, bs, elapsed), OpResult.of(totals.writes, bs, elapsed),
-                OpResult.of(totals.flushes, 0, elapsed), errors, firstError, verify, List.copyOf(samples));
+                OpResult.of(totals.flushes, 0, elapsed), errors, firstError, verify, List.copyOf(samples), cancelled);
     }
 
     private static boolean join(Thread t, long nanos) {
@@ -158,10 +184,15 @@ public final class Workload {
             double seconds = Math.max(intervalNanos, 1) / 1e9;
             double readIops = intervalReads.getTotalCount() / seconds;
             double writeIops = intervalWrites.getTotalCount() / seconds;
+            long errors = 0;
+            for (Job j : jobs) {
+                errors += j.errors;
+            }
             return new WorkloadSample(elapsedNanos / 1_000_000, readIops, writeIops,
                     readIops * blockSize, writeIops * blockSize,
                     intervalReads.getTotalCount() == 0 ? 0 : intervalReads.getValueAtPercentile(99),
-                    intervalWrites.getTotalCount() == 0 ? 0 : intervalWrites.getValueAtPercentile(99));
+                    intervalWrites.getTotalCount() == 0 ? 0 : intervalWrites.getValueAtPercentile(99),
+                    reads.getTotalCount(), writes.getTotalCount(), errors);
         }
     }
 }

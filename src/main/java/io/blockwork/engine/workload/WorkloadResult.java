@@ -10,9 +10,12 @@ import org.HdrHistogram.Histogram;
  * @param errors I/Os that completed with an error; a job stops at its first, like fio
  * @param firstError the first error seen, or null
  * @param samples one per sample interval
+ * @param cancelled ended by {@link Workload#cancel}: the figures cover what ran, and the verify
+ *                  pass at the end did not run
  */
 public record WorkloadResult(WorkloadSpec spec, long elapsedNanos, OpResult read, OpResult write, OpResult flush,
-                             long errors, String firstError, VerifyResult verify, List<WorkloadSample> samples) {
+                             long errors, String firstError, VerifyResult verify, List<WorkloadSample> samples,
+                             boolean cancelled) {
 
     /** Totals of one kind of operation. */
     public record OpResult(long ios, long bytes, double iops, double bytesPerSecond, LatencyStats latency) {
@@ -48,7 +51,14 @@ public record WorkloadResult(WorkloadSpec spec, long elapsedNanos, OpResult read
         public static final VerifyResult NONE = new VerifyResult(0, 0, List.of());
     }
 
-    /** One sample interval of a running workload. */
+    /**
+     * One sample interval of a running workload: rates over the interval, totals since the start.
+     *
+     * @param reads reads completed since the start
+     * @param writes writes completed since the start
+     * @param errors I/Os failed since the start
+     */
     public record WorkloadSample(long elapsedMillis, double readIops, double writeIops, double readBytesPerSecond,
-                                 double writeBytesPerSecond, long readP99Nanos, long writeP99Nanos) {}
+                                 double writeBytesPerSecond, long readP99Nanos, long writeP99Nanos,
+                                 long reads, long writes, long errors) {}
 }

@@ -16,15 +16,18 @@ import java.util.Objects;
  * @param runtimeNanos how long each job runs; 0 means until {@code ioLimit}, or one pass over its region
  * @param ioLimit I/Os per job; 0 for no limit
  * @param fsync flush after every this many writes; 0 for never (fio's {@code fsync}/{@code fdatasync})
- * @param sync write with FUA (fio's {@code sync=1} on a raw device)
+ * @param fuaEvery write every this many-th write with FUA; 1 for all (fio's {@code sync=1} on a raw
+ *                 device), 0 for none
+ * @param rateBytes each job's bandwidth cap in bytes per second (fio's {@code rate}); 0 for none
+ * @param rateIops each job's cap in I/Os per second (fio's {@code rate_iops}); 0 for none
  * @param verify write a seeded pattern with a checksum, check every read, and read back every written block at the end
  * @param seed seeds offsets and data
  * @param sampleIntervalNanos period of the live samples
  */
 public record WorkloadSpec(RwMode rw, int rwMixRead, int blockSize, int ioDepth, int numJobs,
                            long offset, long size, long offsetIncrement,
-                           long runtimeNanos, long ioLimit, int fsync, boolean sync, boolean verify,
-                           long seed, long sampleIntervalNanos) {
+                           long runtimeNanos, long ioLimit, int fsync, int fuaEvery, long rateBytes, long rateIops,
+                           boolean verify, long seed, long sampleIntervalNanos) {
 
     public static final long SECOND = 1_000_000_000L;
 
@@ -36,7 +39,28 @@ public record WorkloadSpec(RwMode rw, int rwMixRead, int blockSize, int ioDepth,
         require(numJobs >= 1 && numJobs <= 256, "numjobs must be 1..256");
         require(offset >= 0 && size >= 0 && offsetIncrement >= 0, "offset, size and offset_increment must not be negative");
         require(runtimeNanos >= 0 && ioLimit >= 0 && fsync >= 0, "runtime, io limit and fsync must not be negative");
+        require(fuaEvery >= 0 && rateBytes >= 0 && rateIops >= 0, "fua, rate and rate_iops must not be negative");
         require(sampleIntervalNanos > 0, "sample interval must be positive");
+    }
+
+    /** True if every write carries FUA. */
+    public boolean sync() {
+        return fuaEvery == 1;
+    }
+
+    /** True if the jobs are paced ({@code rate} or {@code rate_iops}). */
+    public boolean rateLimited() {
+        return rateBytes > 0 || rateIops > 0;
+    }
+
+    /**
+     * The least time between two I/Os of one job that the rate limits allow, in nanoseconds
+     * (the tighter of the two limits); 0 when unlimited.
+     */
+    public double nanosPerIo() {
+        double byBytes = rateBytes > 0 ? (double) blockSize * SECOND / rateBytes : 0;
+        double byIops = rateIops > 0 ? (double) SECOND / rateIops : 0;
+        return Math.max(byBytes, byIops);
     }
 
     private static void require(boolean ok, String message) {
@@ -63,7 +87,9 @@ public record WorkloadSpec(RwMode rw, int rwMixRead, int blockSize, int ioDepth,
         private long runtimeNanos;
         private long ioLimit;
         private int fsync;
-        private boolean sync;
+        private int fuaEvery;
+        private long rateBytes;
+        private long rateIops;
         private boolean verify;
         private long seed = 1;
         private long sampleIntervalNanos = SECOND;
@@ -82,14 +108,17 @@ public record WorkloadSpec(RwMode rw, int rwMixRead, int blockSize, int ioDepth,
         public Builder runtime(long nanos) { runtimeNanos = nanos; return this; }
         public Builder ioLimit(long ios) { ioLimit = ios; return this; }
         public Builder fsync(int everyWrites) { fsync = everyWrites; return this; }
-        public Builder sync(boolean fua) { sync = fua; return this; }
+        public Builder sync(boolean fua) { fuaEvery = fua ? 1 : 0; return this; }
+        public Builder fuaEvery(int everyWrites) { fuaEvery = everyWrites; return this; }
+        public Builder rate(long bytesPerSecond) { rateBytes = bytesPerSecond; return this; }
+        public Builder rateIops(long iosPerSecond) { rateIops = iosPerSecond; return this; }
         public Builder verify(boolean on) { verify = on; return this; }
         public Builder seed(long s) { seed = s; return this; }
         public Builder sampleInterval(long nanos) { sampleIntervalNanos = nanos; return this; }
 
         public WorkloadSpec build() {
             return new WorkloadSpec(rw, rwMixRead, blockSize, ioDepth, numJobs, offset, size, offsetIncrement,
-                    runtimeNanos, ioLimit, fsync, sync, verify, seed, sampleIntervalNanos);
+                    runtimeNanos, ioLimit, fsync, fuaEvery, rateBytes, rateIops, verify, seed, sampleIntervalNanos);
         }
     }
 }

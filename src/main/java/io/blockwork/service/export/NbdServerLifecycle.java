@@ -4,6 +4,7 @@ import io.blockwork.BlockworkProperties;
 import io.blockwork.nbd.ExportTable;
 import io.blockwork.nbd.NbdClient;
 import io.blockwork.nbd.NbdServer;
+import io.blockwork.service.event.ExportClientEvents;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +28,7 @@ public class NbdServerLifecycle implements SmartLifecycle {
     private final ExportTable exports = new ExportTable();
     private final NbdServer server;
 
-    NbdServerLifecycle(BlockworkProperties properties) {
+    NbdServerLifecycle(BlockworkProperties properties, ExportClientEvents clients) {
         this.config = properties.nbd();
         InetSocketAddress address;
         try {
@@ -36,6 +37,7 @@ public class NbdServerLifecycle implements SmartLifecycle {
             throw new IllegalStateException("blockwork.nbd.port " + config.port() + " is not a TCP port", e);
         }
         this.server = new NbdServer(address, exports);
+        server.listener(clients);
     }
 
     @Override

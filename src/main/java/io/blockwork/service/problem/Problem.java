@@ -55,6 +55,9 @@ public enum Problem {
             "The pool still has volumes (see `volumes`); delete them first."),
     HAS_SNAPSHOTS("has-snapshots", 409, "Volume has snapshots",
             "The volume has snapshots (see `snapshots`), which this change would break: delete them (or merge one) first, or delete the volume with `force=true`, which deletes its snapshots too."),
+    // workloads and experiments
+    DESTRUCTIVE_NOT_CONFIRMED("destructive-not-confirmed", 409, "Destructive workload not confirmed",
+            "The workload writes to a device that holds data (a volume or snapshot, a device something else uses, a file disk), which it would overwrite; `reason` says why the device counts as holding data. Send the same request with `\"destructive\": true` to confirm. Read-only workloads are always allowed."),
     PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large",
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",

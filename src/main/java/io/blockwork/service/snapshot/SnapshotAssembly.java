@@ -61,7 +61,7 @@ class SnapshotAssembly {
                 holds.register(cow, SnapshotHolds.holder(merge.getName()));
                 devices.makeMerging(v, cow, merge.getChunkSectors());
                 registry.reserve(merge.getName(), DeviceKind.SNAPSHOT, SnapshotHolds.mergingState(volume.getName()));
-                merges.watch(merge.getName(), volume.getName());
+                merges.watch(merge.getName(), volume.getName(), merge.getMergeExceptions());
             } else {
                 devices.makeOrigin(v);
             }

@@ -14,10 +14,15 @@ import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.event.Event;
+import io.blockwork.service.event.EventHub;
+import io.blockwork.service.event.EventKind;
+import io.blockwork.service.event.EventType;
 import io.blockwork.service.pool.PoolService;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import jakarta.annotation.PreDestroy;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +36,11 @@ import org.springframework.stereotype.Service;
  * once and copies the snapshot's chunks back in the background; a watcher finishes it (the
  * snapshot and its COW space go, {@link SnapshotTeardown}) when the merge target reports it done.
  * While it runs, the snapshot's name stays taken as {@code merging}.
+ *
+ * <p>The merge's events come from here, where its start and end are known for certain: a
+ * {@code progress} event when it starts and at most once a second while it copies (from the
+ * watcher, which looks every 100 ms), and {@code ended} when the snapshot is gone (or the merge
+ * failed). A merge shorter than a second still has its start and its end told.
  */
 @Service
 public class SnapshotMerges {
@@ -45,13 +55,32 @@ public class SnapshotMerges {
     private final SnapshotViews views;
     private final DeviceRegistry registry;
     private final ManagementOperations management;
-    /** Snapshots merging into their volumes, to the volume's name; the watcher finishes them. */
-    private final Map<String, String> merging = new ConcurrentHashMap<>();
+    private final EventHub hub;
+    /** Snapshots merging into their volumes, by snapshot name; the watcher finishes them. */
+    private final Map<String, Run> merging = new ConcurrentHashMap<>();
+
+    /**
+     * A merge being watched.
+     *
+     * @param exceptionsAtStart chunks to copy back when it began
+     */
+    private static final class Run {
+        final String volume;
+        final long exceptionsAtStart;
+        /** Watcher thread only: when the last progress event went out; whether a failure was told. */
+        long lastProgressNanos = System.nanoTime();
+        boolean failureTold;
+
+        Run(String volume, long exceptionsAtStart) {
+            this.volume = volume;
+            this.exceptionsAtStart = exceptionsAtStart;
+        }
+    }
     private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("snapshot-merge-watcher").factory());
 
     SnapshotMerges(PoolService pools, VolumeRepository volumes, SnapshotRecords records, SnapshotDevices devices, SnapshotTeardown teardown,
-                   SnapshotViews views, DeviceRegistry registry, ManagementOperations management) {
+                   SnapshotViews views, DeviceRegistry registry, ManagementOperations management, EventHub hub) {
         this.pools = pools;
         this.volumes = volumes;
         this.records = records;
@@ -60,6 +89,7 @@ public class SnapshotMerges {
         this.views = views;
         this.registry = registry;
         this.management = management;
+        this.hub = hub;
         watcher.scheduleWithFixedDelay(this::finishMerges, 100, 100, TimeUnit.MILLISECONDS);
     }
 
@@ -113,14 +143,16 @@ public class SnapshotMerges {
             } catch (DmException e) {
                 throw new ProblemException(Problem.CONFLICT, e.getMessage()).causedBy(e);
             }
-            merging.put(name, volumeName);
+            Run run = new Run(volumeName, status.exceptions());
+            merging.put(name, run);
+            changes.afterCommit(() -> publish(EventType.PROGRESS, name, run, status.exceptions(), "phase", "started"));
             return views.view(record, volume, pool);
         });
     }
 
     /** Start-up: a merge that was running continues; the watcher finishes it. */
-    void watch(String snapshot, String volume) {
-        merging.put(snapshot, volume);
+    void watch(String snapshot, String volume, Long exceptionsAtStart) {
+        merging.put(snapshot, new Run(volume, exceptionsAtStart == null ? 0 : exceptionsAtStart));
     }
 
     boolean isMerging(String snapshot) {
@@ -128,17 +160,59 @@ public class SnapshotMerges {
     }
 
     private void finishMerges() {
-        for (Map.Entry<String, String> m : merging.entrySet()) {
-            if (!mergeDone(m.getValue())) {
-                continue; // not yet (or failed): nothing to do under the management lock
-            }
+        for (Map.Entry<String, Run> m : merging.entrySet()) {
             String name = m.getKey();
+            Run run = m.getValue();
+            SnapshotStatus status = registry.find(run.volume, MappedDevice.class).flatMap(Snapshots::status).orElse(null);
+            if (status == null || status.merge() != SnapshotStatus.MergeState.DONE) {
+                // not yet (or failed): nothing to do under the management lock
+                progress(name, run, status);
+                continue;
+            }
             try {
                 finishMerge(name);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "cannot finish the merge of snapshot " + name + " yet", e);
             }
         }
+    }
+
+    /** A progress event at most once a second while the merge copies; its failure, once. */
+    private void progress(String name, Run run, SnapshotStatus status) {
+        if (status == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        switch (status.merge()) {
+            case RUNNING, STOPPED -> {
+                if (now - run.lastProgressNanos >= 1_000_000_000L) {
+                    run.lastProgressNanos = now;
+                    publish(EventType.PROGRESS, name, run, status.exceptions(), "phase",
+                            status.merge() == SnapshotStatus.MergeState.RUNNING ? "running" : "stopped");
+                }
+            }
+            case FAILED -> {
+                if (!run.failureTold) {
+                    run.failureTold = true;
+                    publish(EventType.ENDED, name, run, status.exceptions(), "completed", false);
+                }
+            }
+            case NONE, DONE -> {
+                // not a merge target (any more), or done: finishMerge tells the end
+            }
+        }
+    }
+
+    private void publish(EventType type, String snapshot, Run run, long exceptionsLeft, String key, Object value) {
+        long start = run.exceptionsAtStart;
+        long left = Math.min(start, exceptionsLeft);
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("action", "merge");
+        data.put("exceptionsAtStart", start);
+        data.put("exceptionsLeft", left);
+        data.put("percent", start == 0 ? 100.0 : Math.round(1000.0 * (start - left) / start) / 10.0);
+        data.put(key, value);
+        hub.publish(Event.Draft.of(type, EventKind.SNAPSHOT, snapshot).parent(run.volume).data(data));
     }
 
     private boolean mergeDone(String volume) {
@@ -161,7 +235,12 @@ public class SnapshotMerges {
             RegisteredDevice reserved = registry.unregister(name);
             changes.undoOnRollback(() -> registry.reinstate(reserved));
             teardown.takeOut(volume, record, changes);
-            changes.afterCommit(() -> merging.remove(name));
+            changes.afterCommit(() -> {
+                Run run = merging.remove(name);
+                if (run != null) {
+                    publish(EventType.ENDED, name, run, 0, "completed", true);
+                }
+            });
         });
     }
 }

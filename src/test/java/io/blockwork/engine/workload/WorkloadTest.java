@@ -120,4 +120,51 @@ class WorkloadTest {
                 .size(1L << 19).offsetIncrement(4096).verify(true).build()))
                 .hasMessageContaining("disjoint");
     }
+
+    @Test
+    void fuaEveryNWritesMakesEveryNthWriteDurable() {
+        Disk disk = Disk.memory("w", 4L << 20, DiskConfig.writeback());
+        Workload.run(disk, WorkloadSpec.builder(RwMode.WRITE, 4096).ioLimit(12).fuaEvery(4).build());
+        disk.powerCut();
+        assertThat(disk.allocatedBytes()).as("writes 4, 8 and 12 carried FUA").isEqualTo(3 * 4096);
+    }
+
+    @Test
+    void aRateLimitPacesTheJob() {
+        Disk disk = Disk.memory("w", 4L << 20, DiskConfig.DEFAULT);
+        // 100 I/Os at 200 IOPS take about half a second, however fast the disk is
+        WorkloadResult r = Workload.run(disk, WorkloadSpec.builder(RwMode.RANDREAD, 4096).ioDepth(4)
+                .ioLimit(100).rateIops(200).build());
+        assertThat(r.read().ios()).isEqualTo(100);
+        assertThat(r.elapsedNanos()).isGreaterThanOrEqualTo(490_000_000L);
+        WorkloadResult bytes = Workload.run(disk, WorkloadSpec.builder(RwMode.RANDREAD, 4096)
+                .ioLimit(50).rate(100 * 4096).build());
+        assertThat(bytes.elapsedNanos()).isGreaterThanOrEqualTo(490_000_000L);
+    }
+
+    @Test
+    void cancelEndsEveryJobPromptlyAndSkipsTheVerifyPass() throws Exception {
+        Disk disk = Disk.memory("w", 64L << 20, DiskConfig.DEFAULT);
+        Workload w = new Workload(disk, WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(2).ioDepth(4)
+                .offsetIncrement(32L << 20).size(32L << 20).runtime(3600 * WorkloadSpec.SECOND).verify(true).build(),
+                Thread.ofPlatform().factory());
+        var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> w.execute(s -> { }));
+        org.awaitility.Awaitility.await().until(() -> disk.counters().writes() > 1000);
+        w.cancel();
+        WorkloadResult r = running.get(1, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(r.cancelled()).isTrue();
+        assertThat(r.write().ios()).isPositive();
+        assertThat(r.verify().blocksChecked()).as("no read-back after a cancel").isZero();
+    }
+
+    @Test
+    void aPacedJobHearsACancelWhileWaitingForItsNextTurn() throws Exception {
+        Disk disk = Disk.memory("w", 4L << 20, DiskConfig.DEFAULT);
+        Workload w = new Workload(disk, WorkloadSpec.builder(RwMode.RANDREAD, 4096).rateIops(1)
+                .runtime(3600 * WorkloadSpec.SECOND).build(), Thread.ofPlatform().factory());
+        var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> w.execute(s -> { }));
+        org.awaitility.Awaitility.await().until(() -> disk.counters().reads() == 1);
+        w.cancel();
+        assertThat(running.get(1, java.util.concurrent.TimeUnit.SECONDS).cancelled()).isTrue();
+    }
 }

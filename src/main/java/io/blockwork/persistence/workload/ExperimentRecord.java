@@ -1,0 +1,91 @@
+package io.blockwork.persistence.workload;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+/** One seed experiment (table {@code experiments}, see V15__workloads.sql). */
+@Entity
+@Table(name = "experiments")
+public class ExperimentRecord {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(nullable = false, length = 3)
+    private String seed;
+
+    @Column(nullable = false)
+    private long seconds;
+
+    @Column(nullable = false, length = 16)
+    private String state;
+
+    @Column(name = "started_at", nullable = false)
+    private Instant startedAt;
+
+    @Column(name = "ended_at")
+    private Instant endedAt;
+
+    @Column(length = 1000000)
+    private String result;
+
+    @Column(length = 4096)
+    private String error;
+
+    protected ExperimentRecord() {
+        // for JPA
+    }
+
+    public ExperimentRecord(String seed, long seconds, Instant startedAt) {
+        this.seed = seed;
+        this.seconds = seconds;
+        this.state = RunState.RUNNING.label();
+        this.startedAt = startedAt;
+    }
+
+    /** Records how the run ended. */
+    public void end(RunState how, Instant at, String resultJson, String errorText) {
+        this.state = how.label();
+        this.endedAt = at;
+        this.result = resultJson;
+        this.error = errorText == null || errorText.length() <= 4096 ? errorText : errorText.substring(0, 4096);
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public String getSeed() {
+        return seed;
+    }
+
+    public long getSeconds() {
+        return seconds;
+    }
+
+    public RunState getState() {
+        return RunState.of(state);
+    }
+
+    public Instant getStartedAt() {
+        return startedAt;
+    }
+
+    public Instant getEndedAt() {
+        return endedAt;
+    }
+
+    public String getResult() {
+        return result;
+    }
+
+    public String getError() {
+        return error;
+    }
+}

@@ -1,0 +1,117 @@
+package io.blockwork.service.metrics;
+
+import io.blockwork.service.dm.DmService;
+import io.blockwork.service.dm.DmView;
+import io.blockwork.service.event.EventHub;
+import io.blockwork.service.event.ExportClientEvents;
+import io.blockwork.service.export.ExportService;
+import io.blockwork.service.export.ExportView;
+import io.blockwork.service.pool.PoolService;
+import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.snapshot.SnapshotService;
+import io.blockwork.service.snapshot.SnapshotView;
+import org.springframework.stereotype.Component;
+
+/**
+ * The metric sources of the services beside {@link DeviceMetrics}: the mapped devices' strategies,
+ * pools with their snapshots' fill, exports and their clients, the event hub.
+ */
+final class ServiceMetrics {
+
+    private ServiceMetrics() {}
+
+    @Component
+    static class MappedDevices implements MetricSource {
+        private final DmService dm;
+
+        MappedDevices(DmService dm) {
+            this.dm = dm;
+        }
+
+        @Override
+        public void collect(MetricFamilies m) {
+            for (DmView v : dm.list()) {
+                m.info("blockwork_dm", "The mapped device's strategies, as labels", "device", v.name(),
+                        "flush_strategy", v.strategies().emptyFlush().label(),
+                        "batch_dispatch", v.strategies().batchDispatch().label(),
+                        "snapshot_locking", v.strategies().snapshotLocking().label());
+            }
+        }
+    }
+
+    @Component
+    static class Pools implements MetricSource {
+        private final PoolService pools;
+        private final SnapshotService snapshots;
+
+        Pools(PoolService pools, SnapshotService snapshots) {
+            this.pools = pools;
+            this.snapshots = snapshots;
+        }
+
+        @Override
+        public void collect(MetricFamilies m) {
+            for (PoolView p : pools.list()) {
+                m.gauge("blockwork_pool_extents", "The pool's extents", p.totalExtents(), "pool", p.name());
+                m.gauge("blockwork_pool_free_extents", "Extents no volume or snapshot owns", p.freeExtents(), "pool", p.name());
+                m.gauge("blockwork_pool_used_extents", "Extents volumes and snapshots own", p.usedExtents(), "pool", p.name());
+                m.gauge("blockwork_pool_extent_size_bytes", "Bytes per extent", p.extentSizeBytes(), "pool", p.name());
+                for (String volume : p.volumes()) {
+                    for (SnapshotView s : snapshots.list(p.name(), volume)) {
+                        if (s.fillPercent() != null) {
+                            m.gauge("blockwork_snapshot_fill_ratio", "How full the snapshot's COW space is, 0..1 "
+                                    + "(metadata included, as lvm counts it)", s.fillPercent() / 100, "pool", p.name(),
+                                    "snapshot", s.name(), "volume", volume);
+                        }
+                        if (s.merge() != null) {
+                            m.gauge("blockwork_snapshot_merge_progress_ratio", "How far a merge (rollback) is, 0..1",
+                                    s.merge().percent() / 100, "pool", p.name(), "snapshot", s.name(), "volume", volume);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Component
+    static class Exports implements MetricSource {
+        private final ExportService exports;
+        private final ExportClientEvents gone;
+
+        Exports(ExportService exports, ExportClientEvents gone) {
+            this.exports = exports;
+            this.gone = gone;
+        }
+
+        @Override
+        public void collect(MetricFamilies m) {
+            for (ExportView v : exports.list()) {
+                long served = gone.servedByGoneClients(v.name());
+                for (ExportView.Client c : v.clients()) {
+                    served += c.requestsServed();
+                }
+                m.gauge("blockwork_export_clients", "NBD clients connected to the export", v.clients().size(),
+                        "export", v.name(), "device", v.device());
+                m.counter("blockwork_export_requests", "NBD requests answered on the export", served,
+                        "export", v.name(), "device", v.device());
+            }
+        }
+    }
+
+    @Component
+    static class Events implements MetricSource {
+        private final EventHub hub;
+
+        Events(EventHub hub) {
+            this.hub = hub;
+        }
+
+        @Override
+        public void collect(MetricFamilies m) {
+            m.counter("blockwork_events_published", "Events published", hub.published());
+            m.gauge("blockwork_event_consumers", "Event stream consumers connected", hub.consumers());
+            m.counter("blockwork_event_consumers_dropped", "Event stream consumers cut off for falling behind",
+                    hub.droppedConsumers());
+        }
+    }
+}
