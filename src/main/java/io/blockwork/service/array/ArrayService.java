@@ -516,7 +516,7 @@ public class ArrayService {
         boolean local = nodes.isLocal(r);
         RegisteredDevice entry = local ? registry.find(r.getName()).orElse(null) : null;
         MdArray array = arrays.get(r.getName()).filter(a -> entry != null && entry.device() == a).orElse(null);
-        ObjectState state = !local ? NodeScope.remoteState(r.getNode())
+        ObjectState state = !local ? ObjectState.onNode(r.getNode())
                 : entry == null ? ObjectState.failed("not registered") : entry.state();
         MdDetail detail = array == null ? null : array.detail();
         List<ArrayView.MemberView> members = new ArrayList<>();

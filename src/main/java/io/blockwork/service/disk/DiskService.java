@@ -179,7 +179,7 @@ public class DiskService {
     private DiskView view(DiskRecord record) {
         DiskSpec spec = toSpec(record);
         if (!nodes.isLocal(record)) {
-            return new DiskView(spec, record.getCreatedAt(), NodeScope.remoteState(record.getNode()), null, null, null,
+            return new DiskView(spec, record.getCreatedAt(), ObjectState.onNode(record.getNode()), null, null, null,
                     null, record.getNode());
         }
         RegisteredDevice entry = registry.find(record.getName()).orElse(null);

@@ -395,7 +395,7 @@ public class DmService {
     private DmView view(DmDeviceRecord r) {
         RegisteredDevice entry = nodes.isLocal(r) ? registry.find(r.getName()).orElse(null) : null;
         if (entry == null || !(entry.device() instanceof MappedDevice d)) {
-            ObjectState state = !nodes.isLocal(r) ? NodeScope.remoteState(r.getNode())
+            ObjectState state = !nodes.isLocal(r) ? ObjectState.onNode(r.getNode())
                     : entry != null ? entry.state() : ObjectState.failed("not registered");
             return new DmView(r.getName(), r.getUuid(), r.getLiveTable(), r.getInactiveTable(), r.isSuspended(),
                     strategies(r), null, null, state, r.getCreatedAt(), r.getNode());

@@ -166,7 +166,7 @@ public class ExportService implements DroppableHolder {
     private ExportView view(ExportRecord r) {
         NbdExport live = nodes.isLocal(r) ? nbd.exports().find(r.getName()).orElse(null) : null;
         if (live == null) {
-            ObjectState state = !nodes.isLocal(r) ? NodeScope.remoteState(r.getNode())
+            ObjectState state = !nodes.isLocal(r) ? ObjectState.onNode(r.getNode())
                     : unavailable.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
             return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(),
                     r.getDescription(), r.getCreatedAt(), state, null, List.of(), r.getNode());

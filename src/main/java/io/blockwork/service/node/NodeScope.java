@@ -2,7 +2,6 @@ package io.blockwork.service.node;
 
 import io.blockwork.persistence.node.LocalNode;
 import io.blockwork.persistence.node.NodeOwned;
-import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.util.List;
@@ -53,10 +52,5 @@ public class NodeScope {
         return new ProblemException(Problem.OTHER_NODE, what + " belongs to node " + node
                 + "; this instance (another node) shows it read-only: change it through node " + node
                 + "'s service").with("node", node);
-    }
-
-    /** The state shown for another node's object: assembled there, not here. */
-    public static ObjectState remoteState(String node) {
-        return ObjectState.onNode(node);
     }
 }

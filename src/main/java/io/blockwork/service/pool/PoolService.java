@@ -245,6 +245,6 @@ public class PoolService {
         boolean local = nodes.isLocal(r);
         return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), local ? deviceSize : null,
                 r.getExtentSizeBytes(), map.totalExtents(), map.freeExtents(), map.usedExtents(), map.largestFreeRun(),
-                names, local ? state(r.getName()) : NodeScope.remoteState(r.getNode()), r.getCreatedAt(), r.getNode());
+                names, local ? state(r.getName()) : ObjectState.onNode(r.getNode()), r.getCreatedAt(), r.getNode());
     }
 }

@@ -38,7 +38,7 @@ class SnapshotViews {
         SnapshotView.MergeProgress merge = null;
         String statusLine = null;
         if (!local) {
-            ObjectState s = NodeScope.remoteState(pool.getNode());
+            ObjectState s = ObjectState.onNode(pool.getNode());
             state = s.actual();
             reason = s.reason();
         } else if (r.isMerging()) {

@@ -377,7 +377,7 @@ public class VolumeService {
                 : entry.holders().stream().map(Holder::toString).sorted().toList();
         List<String> exports = entry == null ? List.of() : entry.holders().stream()
                 .filter(h -> h.kind().equals(ExportService.HOLDER_KIND)).map(Holder::name).sorted().toList();
-        ObjectState state = !local ? NodeScope.remoteState(pool.getNode())
+        ObjectState state = !local ? ObjectState.onNode(pool.getNode())
                 : entry != null ? entry.state() : ObjectState.failed("not registered");
         String table = null;
         if (detail) {
