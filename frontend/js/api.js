@@ -6,6 +6,18 @@ const KEY = "blockwork.credentials";
 
 export class Unauthenticated extends Error {}
 
+/** An RFC 9457 problem from the API: its title and detail are what the page shows. */
+export class ProblemError extends Error {
+  constructor(status, problem) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+    this.status = status;
+    this.title = problem.title ?? `HTTP ${status}`;
+    this.detail = problem.detail ?? "";
+    this.field = problem.field;
+    this.line = problem.line;
+  }
+}
+
 export function signedIn() {
   return sessionStorage.getItem(KEY) !== null;
 }
@@ -18,21 +30,36 @@ export function signOut() {
   sessionStorage.removeItem(KEY);
 }
 
-export async function getJson(path) {
-  const response = await fetch(path, {
-    headers: {
-      "Accept": "application/json",
-      "Authorization": `Basic ${sessionStorage.getItem(KEY) ?? ""}`,
-      "X-Requested-With": "blockwork-dashboard",
-    },
-  });
+export function headers(extra = {}) {
+  return {
+    "Accept": "application/json",
+    "Authorization": `Basic ${sessionStorage.getItem(KEY) ?? ""}`,
+    "X-Requested-With": "blockwork-dashboard",
+    ...extra,
+  };
+}
+
+async function handle(response) {
   if (response.status === 401) {
     signOut();
     throw new Unauthenticated("user name or password not accepted");
   }
   if (!response.ok) {
     const problem = await response.json().catch(() => ({}));
-    throw new Error(problem.detail ?? `${response.status} ${response.statusText}`);
+    throw new ProblemError(response.status, problem);
   }
-  return response.json();
+  return response.status === 204 ? null : response.json().catch(() => null);
 }
+
+export async function getJson(path) {
+  return handle(await fetch(path, { headers: headers() }));
+}
+
+/** A change: POST, PUT, PATCH or DELETE with an optional JSON body. */
+export async function send(method, path, body) {
+  const init = { method, headers: headers(body === undefined ? {} : { "Content-Type": "application/json" }) };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  return handle(await fetch(path, init));
+}
+
+export const enc = encodeURIComponent;

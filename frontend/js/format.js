@@ -16,3 +16,25 @@ export function bytes(n) {
 export function count(n) {
   return n === undefined || n === null ? "—" : n.toLocaleString("en");
 }
+
+export function rate(n) {
+  if (n === undefined || n === null) return "—";
+  return n >= 100 ? Math.round(n).toLocaleString("en") : n.toFixed(1);
+}
+
+export function percent(n) {
+  return n === undefined || n === null ? "—" : `${n.toFixed(1)} %`;
+}
+
+/** Seconds as "1h 02m", "3m 05s" or "12s". */
+export function duration(s) {
+  if (s === undefined || s === null || s < 0 || !Number.isFinite(s)) return "—";
+  s = Math.round(s);
+  if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  if (s >= 60) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${s}s`;
+}
+
+export function time(iso) {
+  return iso ? new Date(iso).toLocaleTimeString("en-GB") : "—";
+}

@@ -1,68 +1,74 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./html.js";
-import { getJson, signedIn, signOut, Unauthenticated } from "./api.js";
+import { signedIn, signOut } from "./api.js";
 import { SignIn } from "./sign-in.js";
-import { DeviceTable } from "./devices.js";
-import { IoChart, nextSamples } from "./io-chart.js";
+import { store, useStore } from "./store.js";
+import { href, useRoute } from "./router.js";
+import { ConfirmHost } from "./ui.js";
+import { Overview } from "./views/overview.js";
+import { Devices } from "./views/devices.js";
+import { DeviceDetail } from "./views/device.js";
+import { Topology } from "./views/topology.js";
+import { Pools } from "./views/pools.js";
+import { Disks } from "./views/disks.js";
+import { DmDevices } from "./views/dm.js";
+import { Workloads } from "./views/workloads.js";
 
-const REFRESH_MS = 2000;
+const VIEWS = [
+  ["overview", "Overview", Overview],
+  ["devices", "Devices", Devices],
+  ["topology", "Topology", Topology],
+  ["pools", "Pools", Pools],
+  ["disks", "Disks", Disks],
+  ["dm", "Device mapper", DmDevices],
+  ["workloads", "Workloads", Workloads],
+];
 
-function Dashboard({ onSignedOut }) {
-  const [system, setSystem] = useState(null);
-  const [devices, setDevices] = useState([]);
-  const [samples, setSamples] = useState([]);
-  const [error, setError] = useState(null);
+const CONNECTION_TEXT = {
+  connecting: "connecting…",
+  live: "live",
+  disconnected: "disconnected: polling, reconnecting…",
+};
 
+function Shell({ onSignedOut }) {
+  const route = useRoute();
+  const state = useStore();
   useEffect(() => {
-    let stopped = false;
-    async function refresh() {
-      try {
-        const [sys, devs] = await Promise.all([getJson("/api/v1/system"), getJson("/api/v1/devices")]);
-        if (stopped) return;
-        setSystem(sys);
-        setDevices(devs);
-        setSamples((s) => nextSamples(s, devs));
-        setError(null);
-      } catch (e) {
-        if (e instanceof Unauthenticated) {
-          onSignedOut("Your session is no longer accepted; please sign in again.");
-        } else if (!stopped) {
-          setError(e.message);
-        }
-      }
-    }
-    refresh();
-    const timer = setInterval(refresh, REFRESH_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
+    store.start(onSignedOut);
+    return () => store.stop();
   }, []);
+  const [view, ...args] = route;
+  const entry = VIEWS.find(([key]) => key === view);
+  let page;
+  if (view === "devices" && args.length) page = html`<${DeviceDetail} name=${args[0]} />`;
+  else if (entry) page = html`<${entry[2]} args=${args} />`;
+  else page = html`<p class="error">No page ${view}. <a href=${href("overview")}>Overview</a></p>`;
 
   return html`
     <header>
-      <h1>Blockwork</h1>
-      <span class="version" id="version">${system ? `version ${system.version}` : ""}</span>
-      <button class="link" id="sign-out" onClick=${() => { signOut(); onSignedOut(null); }}>Sign out</button>
+      <h1><a href=${href("overview")}>Blockwork</a></h1>
+      <span class="version" id="version">${state.system ? `version ${state.system.version}` : ""}</span>
+      <span id="connection" class=${`connection ${state.connection}`} role="status"
+        title="The event stream: live updates; while it is down the page polls every 2 s">${CONNECTION_TEXT[state.connection]}</span>
+      <span class="user" id="who">${state.user ? `${state.user.name} (${state.user.role}${state.user.readOnly ? ", read only" : ""})` : ""}</span>
+      <button class="link" id="sign-out" onClick=${() => { store.stop(); signOut(); onSignedOut(null); }}>Sign out</button>
     </header>
+    <nav aria-label="Views">
+      ${VIEWS.map(([key, label]) => html`<a href=${href(key)} id=${`nav-${key}`}
+        aria-current=${key === view ? "page" : undefined}>${label}</a>`)}
+    </nav>
     <main>
-      ${error && html`<p class="error" role="alert">${error}</p>`}
-      <section class="card">
-        <h2>Block devices</h2>
-        <${DeviceTable} devices=${devices} />
-      </section>
-      <section class="card">
-        <h2>Requests per second</h2>
-        <${IoChart} samples=${samples} />
-      </section>
-    </main>`;
+      ${state.error && html`<p class="error" role="alert" id="store-error">${state.error}</p>`}
+      ${page}
+    </main>
+    <${ConfirmHost} />`;
 }
 
 function App() {
   const [session, setSession] = useState({ in: signedIn(), message: null });
   return session.in
-    ? html`<${Dashboard} onSignedOut=${(message) => setSession({ in: false, message })} />`
+    ? html`<${Shell} onSignedOut=${(message) => setSession({ in: false, message })} />`
     : html`<${SignIn} message=${session.message} onSignedIn=${() => setSession({ in: true, message: null })} />`;
 }
 

@@ -3,6 +3,7 @@ package io.blockwork.nbd;
 import static io.blockwork.nbd.protocol.TransmissionFlag.CAN_MULTI_CONN;
 import static io.blockwork.nbd.protocol.TransmissionFlag.HAS_FLAGS;
 import static io.blockwork.nbd.protocol.TransmissionFlag.READ_ONLY;
+import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_CACHE;
 import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_FLUSH;
 import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_FUA;
 import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_TRIM;
@@ -29,8 +30,7 @@ import java.util.Set;
  * The fixed-newstyle handshake: greeting, client flags, then option haggling until the client
  * picks an export (NBD_OPT_GO or NBD_OPT_EXPORT_NAME) or gives up.
  *
- * <p>Options this server does not implement (STARTTLS, meta contexts, extended headers, anything
- * unknown) are answered with NBD_REP_ERR_UNSUP and haggling continues, as the baseline of the
+ * <p>Options this server does not implement (STARTTLS, extended headers, anything unknown) are answered with NBD_REP_ERR_UNSUP and haggling continues, as the baseline of the
  * specification requires. A client that breaks a MUST (bad magic, unknown client flags, an
  * oversized option, too many options, an unknown name in NBD_OPT_EXPORT_NAME, which cannot carry
  * an error) gets a hard disconnect.
@@ -40,14 +40,19 @@ final class Handshake {
     /** Longest option payload accepted: a maximal export name plus a generous info list. */
     static final int MAX_OPTION_BYTES = NbdWire.MAX_STRING_BYTES + 1024;
 
-    /** What negotiation settled: the export, and whether READ replies are structured. */
-    record Result(NbdExport export, boolean structuredReplies) {}
+    /**
+     * What negotiation settled: the export, whether READ replies are structured, and whether
+     * {@code base:allocation} was selected for it (BLOCK_STATUS is then allowed).
+     */
+    record Result(NbdExport export, boolean structuredReplies, boolean allocationContext) {}
 
     private final SocketChannel channel;
     private final ExportLookup exports;
     private final NbdLimits limits;
     private final ByteBuffer out = ByteBuffer.allocate(2 * NbdWire.MAX_STRING_BYTES + 64);
     private boolean structuredReplies;
+    /** The export the last NBD_OPT_SET_META_CONTEXT selected base:allocation for, else null. */
+    private String allocationContextFor;
 
     Handshake(SocketChannel channel, ExportLookup exports, NbdLimits limits) {
         this.channel = channel;
@@ -99,7 +104,7 @@ final class Handshake {
                         out.put(new byte[124]);
                     }
                     send();
-                    return new Result(e, structuredReplies);
+                    return result(e);
                 }
                 case ABORT -> {
                     try {
@@ -113,7 +118,7 @@ final class Handshake {
                 case INFO, GO -> {
                     NbdExport chosen = info(code, data);
                     if (chosen != null && option == NbdOption.GO) {
-                        return new Result(chosen, structuredReplies);
+                        return result(chosen);
                     }
                 }
                 case STRUCTURED_REPLY -> {
@@ -124,20 +129,88 @@ final class Handshake {
                         reply(code, OptionReply.ACK);
                     }
                 }
+                case LIST_META_CONTEXT -> metaContext(code, false, data);
+                case SET_META_CONTEXT -> metaContext(code, true, data);
                 default -> reply(code, OptionReply.ERR_UNSUP, option + " is not supported");
             }
         }
         throw new ProtocolViolation("more than " + limits.maxOptions() + " options");
     }
 
+    /** Meta contexts were selected for one export; choosing another leaves it with none (the spec's rule). */
+    private Result result(NbdExport chosen) {
+        return new Result(chosen, structuredReplies, chosen.name().equals(allocationContextFor));
+    }
+
+    /**
+     * NBD_OPT_LIST_META_CONTEXT and NBD_OPT_SET_META_CONTEXT. The one context is base:allocation;
+     * LIST with no queries, or the query "base:", lists it; SET selects it when asked by its full
+     * name, and every SET replaces the selection before it (also when it fails).
+     */
+    private void metaContext(int code, boolean set, ByteBuffer data) throws IOException {
+        String what = set ? "NBD_OPT_SET_META_CONTEXT" : "NBD_OPT_LIST_META_CONTEXT";
+        if (set) {
+            allocationContextFor = null;
+            if (!structuredReplies) {
+                reply(code, OptionReply.ERR_INVALID, what + " needs structured replies (NBD_OPT_STRUCTURED_REPLY first)");
+                return;
+            }
+        }
+        if (data.remaining() < 8) {
+            reply(code, OptionReply.ERR_INVALID, what + ": option data shorter than 8 bytes");
+            return;
+        }
+        long nameLength = Integer.toUnsignedLong(data.getInt());
+        if (nameLength > data.remaining() - 4) {
+            reply(code, OptionReply.ERR_INVALID, what + ": export name longer than the option");
+            return;
+        }
+        String name = string(data, (int) nameLength);
+        long queries = Integer.toUnsignedLong(data.getInt());
+        boolean matched = !set && queries == 0;
+        for (long i = 0; i < queries; i++) {
+            long length = data.remaining() < 4 ? -1 : Integer.toUnsignedLong(data.getInt());
+            if (length < 0 || length > data.remaining()) {
+                reply(code, OptionReply.ERR_INVALID, what + ": query " + i + " runs past the option's end");
+                return;
+            }
+            String query = string(data, (int) length);
+            if (query == null) {
+                reply(code, OptionReply.ERR_INVALID, what + ": query " + i + " is not a valid string");
+                return;
+            }
+            matched |= query.equals(NbdWire.BASE_ALLOCATION) || (!set && query.equals("base:"));
+        }
+        if (data.hasRemaining()) {
+            reply(code, OptionReply.ERR_INVALID, what + ": " + data.remaining() + " bytes after the last query");
+            return;
+        }
+        if (name == null || exports.find(name).isEmpty()) {
+            reply(code, OptionReply.ERR_UNKNOWN, "no export named '" + name + "'");
+            return;
+        }
+        if (matched) {
+            byte[] context = NbdWire.BASE_ALLOCATION.getBytes(StandardCharsets.US_ASCII);
+            startReply(code, OptionReply.META_CONTEXT, 4 + context.length);
+            out.putInt(NbdWire.BASE_ALLOCATION_ID).put(context);
+            send();
+            if (set) {
+                allocationContextFor = name;
+            }
+        }
+        reply(code, OptionReply.ACK);
+    }
+
     /**
      * The flags an export advertises. CAN_MULTI_CONN holds because every connection to an export
      * submits to the same device and the server keeps no cache: a reply goes out only after the
      * bio completed on the device, and a FLUSH is a device flush, which covers every write that
-     * completed before it was submitted, whichever connection sent it.
+     * completed before it was submitted, whichever connection sent it. SEND_CACHE is accepted and
+     * answered at once: Blockwork's devices have no slower tier to prefetch from, so there is
+     * nothing to do, and the reply promises nothing beyond that the range is valid.
      */
     static int transmissionFlags(NbdExport e) {
-        EnumSet<TransmissionFlag> f = EnumSet.of(HAS_FLAGS, SEND_FLUSH, CAN_MULTI_CONN);
+        EnumSet<TransmissionFlag> f = EnumSet.of(HAS_FLAGS, SEND_FLUSH, CAN_MULTI_CONN, SEND_CACHE);
         if (e.readOnly()) {
             f.add(READ_ONLY);
         } else {

@@ -5,7 +5,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -37,6 +41,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code read} costs clearly less per request than a virtual thread's trip through the JDK's
  * poller and carrier pool. See {@code docs/engine/nbd.md} for the protocol coverage and the
  * measurements behind this design.
+ *
+ * <p>The address may be a Unix-domain socket path ({@link UnixDomainSocketAddress}), for clients
+ * on the same machine ({@code nbd+unix:///NAME?socket=PATH}): the protocol is the same, without
+ * TCP's per-packet work. A stale socket file left by a crash is replaced at start; the file is
+ * removed at stop.
  */
 public final class NbdServer implements AutoCloseable {
 
@@ -44,7 +53,7 @@ public final class NbdServer implements AutoCloseable {
     /** How long {@link #disconnect} lets a client's requests in flight finish before dropping it. */
     public static final Duration DISCONNECT_GRACE = Duration.ofSeconds(5);
 
-    private final InetSocketAddress address;
+    private final SocketAddress address;
     private final ExportLookup exports;
     private final NbdLimits limits;
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
@@ -56,12 +65,15 @@ public final class NbdServer implements AutoCloseable {
     @GuardedBy("this")
     private Thread acceptor;
 
-    public NbdServer(InetSocketAddress address, ExportLookup exports) {
+    public NbdServer(SocketAddress address, ExportLookup exports) {
         this(address, exports, NbdLimits.DEFAULT);
     }
 
-    /** @param address where to listen; port 0 picks a free port (see {@link #localAddress()}) */
-    public NbdServer(InetSocketAddress address, ExportLookup exports, NbdLimits limits) {
+    /**
+     * @param address where to listen: a TCP address (port 0 picks a free port, see {@link
+     *     #localAddress()}) or a {@link UnixDomainSocketAddress}
+     */
+    public NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits) {
         this.address = Objects.requireNonNull(address, "address");
         this.exports = Objects.requireNonNull(exports, "exports");
         this.limits = Objects.requireNonNull(limits, "limits");
@@ -73,8 +85,14 @@ public final class NbdServer implements AutoCloseable {
             throw new IllegalStateException("NBD server already running on " + localAddress());
         }
         try {
-            ServerSocketChannel ch = ServerSocketChannel.open();
-            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ServerSocketChannel ch;
+            if (address instanceof UnixDomainSocketAddress unix) {
+                Files.deleteIfExists(unix.getPath()); // a previous run's socket file: nobody listens on it
+                ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            } else {
+                ch = ServerSocketChannel.open();
+                ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            }
             ch.bind(address, 128);
             listener = ch;
         } catch (IOException e) {
@@ -82,7 +100,7 @@ public final class NbdServer implements AutoCloseable {
         }
         ServerSocketChannel ch = listener;
         acceptor = Thread.ofVirtual().name("nbd-accept").start(() -> acceptLoop(ch));
-        LOG.log(Level.INFO, () -> "NBD server listening on " + localAddress());
+        LOG.log(Level.INFO, () -> "NBD server listening on " + describeAddress());
     }
 
     private void acceptLoop(ServerSocketChannel ch) {
@@ -100,7 +118,9 @@ public final class NbdServer implements AutoCloseable {
                 continue;
             }
             try {
-                client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                if (!(address instanceof UnixDomainSocketAddress)) {
+                    client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                }
                 long id = ids.incrementAndGet();
                 Connection c = new Connection(this, id, client, client.getRemoteAddress(), limits);
                 connections.put(id, c);
@@ -128,6 +148,13 @@ public final class NbdServer implements AutoCloseable {
             }
             closeQuietly(listener);
             listener = null;
+            if (address instanceof UnixDomainSocketAddress unix) {
+                try {
+                    Files.deleteIfExists(unix.getPath());
+                } catch (IOException e) {
+                    LOG.log(Level.WARNING, () -> "cannot remove the NBD socket " + unix.getPath() + ": " + e);
+                }
+            }
             a = acceptor;
             acceptor = null;
         }
@@ -162,16 +189,28 @@ public final class NbdServer implements AutoCloseable {
         return listener != null;
     }
 
-    /** The bound address, with the real port when the server was created with port 0. */
+    /** The bound TCP address, with the real port when the server was created with port 0. */
     public synchronized InetSocketAddress localAddress() {
+        if (!(boundAddress() instanceof InetSocketAddress inet)) {
+            throw new IllegalStateException("NBD server listens on a Unix socket, " + address);
+        }
+        return inet;
+    }
+
+    /** The bound address: TCP, or the Unix socket's path. */
+    public synchronized SocketAddress boundAddress() {
         if (listener == null) {
             throw new IllegalStateException("NBD server not running");
         }
         try {
-            return (InetSocketAddress) listener.getLocalAddress();
+            return listener.getLocalAddress();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private String describeAddress() {
+        return address instanceof UnixDomainSocketAddress unix ? "unix:" + unix.getPath() : String.valueOf(boundAddress());
     }
 
     public int port() {

@@ -5,6 +5,7 @@ import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.nbd.protocol.NbdCommand;
 import io.blockwork.nbd.protocol.NbdError;
+import java.nio.ByteBuffer;
 
 /**
  * One request from the moment its header was read until its reply is on the wire: the bio's
@@ -24,6 +25,8 @@ final class Pending implements BioCallback {
     final int charge;
     /** READ: filled by the device, then written to the client. WRITE: the payload. Else null. */
     final BufferPool.Payload data;
+    /** BLOCK_STATUS: the reply chunk's payload (context id and descriptors). Else null. */
+    ByteBuffer status;
     NbdError error;
     String message;
     /** TRIM or WRITE_ZEROES with FUA: made durable by a device flush before the reply. */

@@ -92,7 +92,7 @@ final class ReplyWriter implements Runnable {
             boolean payload = encode(p, headers);
             iov[n++] = headers.slice(start, headers.position() - start);
             if (payload) {
-                iov[n++] = p.data.buffer();
+                iov[n++] = p.status != null ? p.status : p.data.buffer();
             }
         }
         boolean sent = false;
@@ -115,9 +115,14 @@ final class ReplyWriter implements Runnable {
         batch.replies.clear();
     }
 
-    /** Encodes the reply's header; true if the READ payload follows it. */
+    /** Encodes the reply's header; true if a payload (READ data, BLOCK_STATUS descriptors) follows it. */
     private boolean encode(Pending p, ByteBuffer h) {
         boolean read = p.command == NbdCommand.READ;
+        if (p.error == null && p.status != null) {
+            h.putInt(NbdWire.STRUCTURED_REPLY_MAGIC).putShort((short) NbdWire.REPLY_FLAG_DONE)
+                    .putShort((short) NbdWire.REPLY_TYPE_BLOCK_STATUS).putLong(p.handle).putInt(p.status.remaining());
+            return true;
+        }
         if (p.error == null) {
             if (read && structured) {
                 h.putInt(NbdWire.STRUCTURED_REPLY_MAGIC).putShort((short) NbdWire.REPLY_FLAG_DONE)

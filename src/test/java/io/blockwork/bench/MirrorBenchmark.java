@@ -43,7 +43,8 @@ final class MirrorBenchmark {
                 seed.mirror("dm mirror, disk log", "disk 3 log 1024 nosync", BatchDispatch.Kind.EXPLICIT, disks, quiet));
         Table t = new Table("mirror (seed 003): 8K FUA randwrite, iodepth 1, 2 legs on writeback memory disks ("
                 + MirrorDispatchSeed.WRITE_US + " us write, " + MirrorDispatchSeed.FLUSH_US + " us flush)",
-                "device", "dispatch", "writers", "IOPS", "mean us", "p99 us", "mean vs md raid1", "timer unplugs/write");
+                "device", "dispatch", "writers", "IOPS", "mean us", "p99 us", "p99.9 us", "mean vs md raid1",
+                "timer unplugs/write");
         for (int writers : new int[] {1, 2, 4}) {
             List<MirrorDispatchSeed.Best> best = seed.bestOfTwoPasses(devices, writers, seconds, quiet);
             double md = best.get(0).result().write().latency().meanNanos();
@@ -51,7 +52,8 @@ final class MirrorBenchmark {
                 MirrorDispatchSeed.Device d = devices.get(i);
                 WorkloadResult r = best.get(i).result();
                 t.row(d.label(), d.dispatch(), writers, r.write().iops(), r.write().latency().meanNanos() / 1000.0,
-                        r.write().latency().p99Nanos() / 1000.0, r.write().latency().meanNanos() / md,
+                        r.write().latency().p99Nanos() / 1000.0, r.write().latency().p999Nanos() / 1000.0,
+                        r.write().latency().meanNanos() / md,
                         d.mirror() == null ? "" : String.format("%.2f",
                                 (double) best.get(i).timerUnplugs() / Math.max(1, r.write().ios())));
             }

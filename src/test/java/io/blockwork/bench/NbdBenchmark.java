@@ -12,6 +12,9 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +29,10 @@ import java.util.function.LongSupplier;
 /**
  * Issue 6's benchmark: fio's nbd engine, 4K random reads and writes at depth 32 with 1 and 2
  * jobs (one connection each), against Blockwork's export of a memory disk, {@code nbdkit memory}
- * and {@code qemu-nbd} serving a raw file in /dev/shm, all in the same run on free loopback ports.
- * Each server is prefilled (so reads return data, not holes) and warmed up before it is measured.
+ * and {@code qemu-nbd} serving a raw file in /dev/shm, all in the same run, each over TCP (free
+ * loopback ports) and over a Unix-domain socket (issue 20): a server per transport, since nbdkit
+ * and qemu-nbd listen on one or the other. Ratios compare the same transport with the same. Each
+ * server is prefilled (so reads return data, not holes) and warmed up before it is measured.
  */
 final class NbdBenchmark {
 
@@ -50,27 +55,34 @@ final class NbdBenchmark {
         return sorted.get(sorted.size() / 2);
     }
 
+    private static final List<String> TRANSPORTS = List.of("tcp", "unix");
+
     static void run() {
         long seconds = Bench.seconds(2);
         List<String> servers = List.of("blockwork", "nbdkit", "qemu-nbd");
         Map<String, Target> targets = new LinkedHashMap<>();
         Map<String, Map<String, List<Cell>>> runs = new LinkedHashMap<>();
         try {
-            for (String server : servers) {
-                Target t = start(server);
-                targets.put(server, t);
-                runs.put(server, new LinkedHashMap<>());
-                fio(t.uri, "write", "1M", 1, 1, 0, false); // prefill, so reads return data, not holes
-                fio(t.uri, "randread", "4k", 32, 1, 2, true); // warm-up
+            for (String transport : TRANSPORTS) {
+                for (String server : servers) {
+                    Target t = start(server, transport.equals("unix"));
+                    targets.put(server + "/" + transport, t);
+                    fio(t.uri, "write", "1M", 1, 1, 0, false); // prefill, so reads return data, not holes
+                    fio(t.uri, "randread", "4k", 32, 1, 2, true); // warm-up
+                }
             }
+            servers.forEach(server -> runs.put(server, new LinkedHashMap<>()));
             // Servers take turns cell by cell, so a change in the machine's load hits them alike;
             // each cell runs ROUNDS times and reports its median run.
             for (int round = 0; round < ROUNDS; round++) {
-                for (String op : List.of("randread", "randwrite")) {
-                    for (int jobs = 1; jobs <= 2; jobs++) {
-                        for (String server : servers) {
-                            Cell c = measure(targets.get(server), op, jobs, seconds);
-                            runs.get(server).computeIfAbsent(op + "/" + jobs, k -> new ArrayList<>()).add(c);
+                for (String transport : TRANSPORTS) {
+                    for (String op : List.of("randread", "randwrite")) {
+                        for (int jobs = 1; jobs <= 2; jobs++) {
+                            for (String server : servers) {
+                                Cell c = measure(targets.get(server + "/" + transport), op, jobs, seconds);
+                                runs.get(server).computeIfAbsent(op + "/" + jobs + "/" + transport,
+                                        k -> new ArrayList<>()).add(c);
+                            }
                         }
                     }
                 }
@@ -86,7 +98,7 @@ final class NbdBenchmark {
         });
         Table t = new Table("nbd: fio --ioengine=nbd, 4K random I/O at iodepth 32 (" + seconds
                 + " s runs, median of " + ROUNDS + "; one connection per job; CPU = server process time per I/O)",
-                "op", "jobs", "blockwork IOPS", "nbdkit IOPS", "qemu-nbd IOPS", "blockwork/nbdkit",
+                "transport", "op", "jobs", "blockwork IOPS", "nbdkit IOPS", "qemu-nbd IOPS", "blockwork/nbdkit",
                 "blockwork/qemu-nbd", "blockwork p99 us", "nbdkit p99 us", "qemu-nbd p99 us",
                 "blockwork CPU us/IO", "nbdkit CPU us/IO", "qemu-nbd CPU us/IO");
         for (String key : results.get("blockwork").keySet()) {
@@ -94,7 +106,7 @@ final class NbdBenchmark {
             Cell k = results.get("nbdkit").get(key);
             Cell q = results.get("qemu-nbd").get(key);
             String[] opJobs = key.split("/");
-            t.row(opJobs[0], Integer.parseInt(opJobs[1]), b.iops, k.iops, q.iops, b.iops / k.iops, b.iops / q.iops,
+            t.row(opJobs[2], opJobs[0], Integer.parseInt(opJobs[1]), b.iops, k.iops, q.iops, b.iops / k.iops, b.iops / q.iops,
                     b.p99Micros, k.p99Micros, q.p99Micros, b.cpuMicrosPerIo, k.cpuMicrosPerIo, q.cpuMicrosPerIo);
         }
         t.print();
@@ -108,22 +120,29 @@ final class NbdBenchmark {
         }
     }
 
-    private static Target start(String server) {
+    /** Starts one server on a free loopback port, or on a Unix socket in the temporary directory. */
+    private static Target start(String server, boolean unix) {
         int port = Fio.freePort();
-        String uri = "nbd://127.0.0.1:" + port + "/" + EXPORT;
+        Path socket = Path.of(System.getProperty("java.io.tmpdir"), "bw-bench-" + server + "-" + port + ".sock");
+        String uri = unix ? "nbd+unix:///" + EXPORT + "?socket=" + socket : "nbd://127.0.0.1:" + port + "/" + EXPORT;
+        // Where to listen, as each server's command line says it.
+        List<String> kitListen = unix ? List.of("-U", socket.toString()) : List.of("-i", "127.0.0.1", "-p", "" + port);
+        List<String> qemuListen = unix ? List.of("-k", socket.toString()) : List.of("-b", "127.0.0.1", "-p", "" + port);
         switch (server) {
             case "blockwork" -> {
                 Disk disk = Disk.memory("bench-nbd", SIZE, DiskConfig.DEFAULT);
-                NbdServer s = new NbdServer(new InetSocketAddress("127.0.0.1", port),
+                NbdServer s = new NbdServer(unix ? UnixDomainSocketAddress.of(socket) : new InetSocketAddress("127.0.0.1", port),
                         new ExportTable().add(NbdExport.of(EXPORT, disk)));
                 s.start();
                 var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
                 return new Target(server, uri, os::getProcessCpuTime, s::stop);
             }
             case "nbdkit" -> {
-                Process p = ExternalTool.startDaemon(log(server), "nbdkit", "-f", "--exit-with-parent",
-                        "-i", "127.0.0.1", "-p", Integer.toString(port), "memory", Long.toString(SIZE));
-                waitForPort(port, p);
+                List<String> cmd = new ArrayList<>(List.of("nbdkit", "-f", "--exit-with-parent"));
+                cmd.addAll(kitListen);
+                cmd.addAll(List.of("memory", Long.toString(SIZE)));
+                Process p = ExternalTool.startDaemon(log(server), cmd.toArray(String[]::new));
+                waitForServer(unix ? socket : null, port, p);
                 return new Target(server, uri, () -> cpuNanos(p.pid()), () -> ExternalTool.stop(p));
             }
             case "qemu-nbd" -> {
@@ -133,9 +152,11 @@ final class NbdBenchmark {
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-                Process p = ExternalTool.startDaemon(log(server), "qemu-nbd", "-f", "raw", "-b", "127.0.0.1",
-                        "-p", Integer.toString(port), "-x", EXPORT, "-t", "-e", "8", file.toString());
-                waitForPort(port, p);
+                List<String> cmd = new ArrayList<>(List.of("qemu-nbd", "-f", "raw"));
+                cmd.addAll(qemuListen);
+                cmd.addAll(List.of("-x", EXPORT, "-t", "-e", "8", file.toString()));
+                Process p = ExternalTool.startDaemon(log(server), cmd.toArray(String[]::new));
+                waitForServer(unix ? socket : null, port, p);
                 return new Target(server, uri, () -> cpuNanos(p.pid()), () -> {
                     ExternalTool.stop(p);
                     Files.deleteIfExists(file);
@@ -189,17 +210,24 @@ final class NbdBenchmark {
         }
     }
 
-    /** Waits (up to 20 s) until a freshly started server accepts connections. */
-    private static void waitForPort(int port, Process p) {
+    /** Waits (up to 20 s) until a freshly started server accepts connections on its socket or port. */
+    private static void waitForServer(Path socket, int port, Process p) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (System.nanoTime() < deadline) {
-            try (Socket s = new Socket("127.0.0.1", port)) {
+            try {
+                if (socket != null) {
+                    try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+                        ch.connect(UnixDomainSocketAddress.of(socket));
+                    }
+                } else {
+                    new Socket("127.0.0.1", port).close();
+                }
                 return;
             } catch (IOException notYet) {
                 awaitExitBriefly(p, port);
             }
         }
         ExternalTool.stop(p);
-        throw new IllegalStateException("server did not listen on " + port + " within 20 s");
+        throw new IllegalStateException("server did not listen on " + (socket != null ? socket : port) + " within 20 s");
     }
 }

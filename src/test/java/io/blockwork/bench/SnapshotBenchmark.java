@@ -17,7 +17,8 @@ import io.blockwork.engine.workload.WorkloadResult;
  * the snapshot (a whole-chunk write is its own exception). Each cell builds fresh devices, so the
  * snapshot starts empty as the suite's zeroed COW; {@code global} and {@code fine} run back to
  * back per cell. Tables are the seed's: rows are workers, columns the two strategies and their
- * ratio (IOPS fine/global; latency global/fine, so above 1 means {@code fine} is better).
+ * ratio (IOPS fine/global; latency global/fine, so above 1 means {@code fine} is better), then
+ * the latency tails of both (p99 and p99.9 from the workload's HdrHistogram).
  */
 final class SnapshotBenchmark {
 
@@ -44,16 +45,23 @@ final class SnapshotBenchmark {
         String unit = throughput ? "IOPS" : "latency (usec)";
         Table t = new Table("snapshot: " + name + ": 4K random writes to the " + target.label()
                 + ", iodepth " + ioDepth + ", null disks, 4 KiB chunks, " + seconds + " s a cell",
-                "# of workers", unit + " global", unit + " fine", throughput ? "fine/global" : "global/fine");
+                "# of workers", unit + " global", unit + " fine", throughput ? "fine/global" : "global/fine",
+                "p99 us global", "p99 us fine", "p99.9 us global", "p99.9 us fine");
         for (int workers : WORKERS) {
             WorkloadResult g = measure(target, store, ioDepth, workers, seconds, SnapshotLocking.Kind.GLOBAL);
             WorkloadResult f = measure(target, store, ioDepth, workers, seconds, SnapshotLocking.Kind.FINE);
+            var gt = g.write().latency();
+            var ft = f.write().latency();
+            // The tails (HdrHistogram percentiles of submit-to-completion): where a shared lock or
+            // the copier thread makes some writes wait, the mean hides it and p99/p99.9 show it.
             if (throughput) {
-                t.row(workers, g.write().iops(), f.write().iops(), f.write().iops() / g.write().iops());
+                t.row(workers, g.write().iops(), f.write().iops(), f.write().iops() / g.write().iops(),
+                        gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0);
             } else {
-                double gl = g.write().latency().meanNanos() / 1000.0;
-                double fl = f.write().latency().meanNanos() / 1000.0;
-                t.row(workers, gl, fl, gl / fl);
+                double gl = gt.meanNanos() / 1000.0;
+                double fl = ft.meanNanos() / 1000.0;
+                t.row(workers, gl, fl, gl / fl,
+                        gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0);
             }
         }
         return t;

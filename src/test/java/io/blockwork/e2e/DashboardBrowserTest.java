@@ -2,120 +2,92 @@ package io.blockwork.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blockwork.support.TempDataDir;
-import java.io.File;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ContextConfiguration;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The dashboard in headless Chromium (Debian's chromium and chromium-driver, given explicitly so
- * Selenium Manager never runs): sign in as admin, see the version and a disk made through the API.
+ * The shell: signing in, the device table (health, not start-up state; hidden devices left out),
+ * shareable URLs, live updates from the event stream, and the connection indicator when the
+ * stream drops and comes back.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@ContextConfiguration(initializers = TempDataDir.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("browser")
-class DashboardBrowserTest {
+class DashboardBrowserTest extends BrowserTestBase {
 
-    @LocalServerPort
-    int port;
+    @Test
+    void theDeviceTableShowsHealthAndOnlyTheUsersDevices() throws Exception {
+        disk("shell-d1", "16MiB");
+        disk("shell-d2", "16MiB");
+        post("/api/v1/arrays", "{\"name\":\"shell-md\",\"level\":\"1\",\"assumeClean\":true,"
+                + "\"members\":[\"shell-d1\",\"shell-d2\"]}", 201);
+        post("/api/v1/arrays/shell-md/members/shell-d2/fail", "", 200);
+        post("/api/v1/pools", "{\"name\":\"shell-p\",\"device\":\"shell-md\",\"extentSize\":\"1MiB\"}", 201);
+        post("/api/v1/pools/shell-p/volumes", "{\"name\":\"shell-v\",\"size\":\"4MiB\"}", 201);
+        post("/api/v1/pools/shell-p/volumes/shell-v/snapshots", "{\"name\":\"shell-s\",\"size\":\"2MiB\"}", 201);
 
-    private ServiceClient service;
-    private Path profile;
-    private WebDriver browser;
+        ui.signIn("admin");
+        ui.text(By.id("version"), "version \\S+");
+        ui.nav("devices");
+        assertThat(ui.text(By.cssSelector("#devices tr[data-name='shell-md'] td.state"), "degraded")).contains("degraded");
+        assertThat(ui.text(By.cssSelector("#devices tr[data-name='shell-d2'] td.state"), "faulty")).contains("faulty");
+        assertThat(ui.text(By.cssSelector("#devices tr[data-name='shell-d1']"), "ok")).contains("shell-d1", "disk", "16 MiB");
+        ui.visible(By.cssSelector("#devices tr[data-name='shell-s']"));
+        List<String> names = ui.all(By.cssSelector("#devices tbody tr")).stream().map(r -> r.getAttribute("data-name")).toList();
+        assertThat(names).contains("shell-v", "shell-s").noneMatch(n -> n.endsWith("-real") || n.endsWith("-cow"));
+        ui.screenshot("devices");
 
-    @BeforeAll
-    void start() throws IOException {
-        service = new ServiceClient("http://127.0.0.1:" + port);
-        profile = Files.createTempDirectory("blockwork-chrome-profile");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--disable-quic", "--user-data-dir=" + profile);
-        ChromeDriverService driver = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).usingAnyFreePort().build();
-        browser = new ChromeDriver(driver, options);
-    }
-
-    @AfterAll
-    void stop() throws IOException {
-        try {
-            if (browser != null) {
-                browser.quit();
-            }
-        } finally {
-            if (service != null) {
-                service.close();
-            }
-            deleteTree(profile);
-        }
+        // a shareable URL: a reload of #/devices/shell-md opens the same page
+        ui.click(By.cssSelector("#devices tr[data-name='shell-md'] a"));
+        ui.until(ExpectedConditions.urlContains("#/devices/shell-md"));
+        ui.browser().navigate().refresh();
+        ui.text(By.id("device-health"), "degraded");
     }
 
     @Test
-    void adminSignsInAndSeesTheVersionAndADiskMadeThroughTheApi() throws Exception {
-        assertThat(service.postJson("/api/v1/disks", "{\"name\":\"browser-disk\",\"type\":\"memory\",\"size\":\"2GiB\"}")
-                .statusCode()).isEqualTo(201);
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
-        browser.get(service.baseUrl() + "/");
+    void thePageFollowsTheEventStreamAndRecoversWhenItDrops() throws Exception {
+        ui.signIn("admin");
+        ui.nav("devices");
+        ui.visible(By.id("devices-card"));
+        disk("live-d1", "4MiB");
+        // an update within 2 s of the change, without a reload
+        new WebDriverWait(ui.browser(), Duration.ofSeconds(2))
+                .until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#devices tr[data-name='live-d1']")));
 
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("password")))
-                .sendKeys(TempDataDir.ADMIN_PASSWORD);
-        browser.findElement(By.id("user")).clear();
-        browser.findElement(By.id("user")).sendKeys("admin");
-        browser.findElement(By.id("sign-in-button")).click();
+        ui.js("window.blockwork.store.dropStream()");
+        ui.text(By.id("connection"), "disconnected");
+        disk("live-d2", "4MiB"); // while the stream is down: polling, then the resumed stream, bring it
+        ui.visible(By.cssSelector("#devices tr[data-name='live-d2']"));
+        ui.text(By.id("connection"), "^live$");
+        disk("live-d3", "4MiB");
+        new WebDriverWait(ui.browser(), Duration.ofSeconds(2))
+                .until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#devices tr[data-name='live-d3']")));
+    }
 
-        wait.until(ExpectedConditions.textMatches(By.id("version"), Pattern.compile("version \\S+")));
-        String row = wait.until(ExpectedConditions.visibilityOfElementLocated(
-                By.cssSelector("#devices tr[data-name='browser-disk']"))).getText();
-        assertThat(row).contains("browser-disk", "disk", "2 GiB", "active");
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, Path.of("target", "dashboard.png"), StandardCopyOption.REPLACE_EXISTING);
+    @Test
+    void theTotalRateCountsEachRequestOnceNotAtEveryLayer() {
+        ui.signIn("admin");
+        // a volume (top) on an array on two disks: 100 reads/s go through all three layers
+        Object total = ui.jsAsync("""
+                const done = arguments[arguments.length - 1];
+                import('/js/views/overview.js').then((m) => done(m.totalOfTops([
+                  {device: 'v', top: true, samples: [{time: 5, readIops: 100, writeIops: 10}]},
+                  {device: 'md', top: false, samples: [{time: 5, readIops: 100, writeIops: 20}]},
+                  {device: 'd1', top: false, samples: [{time: 5, readIops: 50, writeIops: 10}]},
+                  {device: 'd2', top: false, samples: [{time: 5, readIops: 50, writeIops: 10}]}]).reads));""");
+        assertThat(((Number) total).doubleValue()).isEqualTo(100.0);
     }
 
     @Test
     void aWrongPasswordShowsTheFormAgainWithAMessage() {
-        browser.get(service.baseUrl() + "/");
-        browser.manage().deleteAllCookies();
-        ((JavascriptExecutor) browser).executeScript("sessionStorage.clear(); location.reload();");
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("password"))).sendKeys("wrong");
-        browser.findElement(By.id("sign-in-button")).click();
-        wait.until(ExpectedConditions.textMatches(By.cssSelector("#sign-in .error"), Pattern.compile("not accepted")));
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        ui.browser().get(api.baseUrl() + "/");
+        ui.js("sessionStorage.clear();");
+        ui.browser().navigate().refresh();
+        ui.visible(By.id("password")).sendKeys("wrong");
+        ui.click(By.id("sign-in-button"));
+        ui.text(By.cssSelector("#sign-in .error"), "not accepted");
     }
 }

@@ -1,6 +1,6 @@
 package io.blockwork.e2e;
 
-import static io.blockwork.e2e.ArrayRestartTest.created;
+import static io.blockwork.e2e.ArrayCalls.created;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blockwork.nbd.Json;

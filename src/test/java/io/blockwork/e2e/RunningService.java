@@ -1,10 +1,19 @@
 package io.blockwork.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import io.blockwork.BlockworkApplication;
 import io.blockwork.support.TempDataDir;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -12,15 +21,23 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The real service on a random port and a given data dir, started and stopped by the test itself
  * (a restart needs two lifetimes on one data dir, which a cached test context cannot give).
+ *
+ * <p>{@link #start} runs it in this JVM and {@link #close} shuts it down cleanly.
+ * {@link #startProcess} runs it in a child JVM, which {@link #kill} ends with SIGKILL, as
+ * {@code kill -9} would: nothing of the service runs after it, not even a shutdown hook.
  */
 final class RunningService implements AutoCloseable {
 
+    /** A child JVM starts in seconds on a quiet machine and in minutes on a loaded one. */
+    private static final Duration START = Duration.ofSeconds(300);
+
     private final ConfigurableApplicationContext context;
+    private final Process process;
     private final ServiceClient client;
 
-    private RunningService(ConfigurableApplicationContext context) {
+    private RunningService(ConfigurableApplicationContext context, Process process, int port) {
         this.context = context;
-        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        this.process = process;
         this.client = new ServiceClient("http://127.0.0.1:" + port);
     }
 
@@ -30,21 +47,70 @@ final class RunningService implements AutoCloseable {
 
     /** The service with settings beyond the test defaults, e.g. a fixed NBD port that a restart keeps. */
     static RunningService start(Path dataDir, Map<String, Object> extra) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class)
+                .run(arguments(dataDir, extra));
+        return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
+    }
+
+    /** The service in a child JVM (same java, same class path, a modest heap); its output goes to {@code dataDir}/../. */
+    static RunningService startProcess(Path dataDir) {
+        try {
+            Path portFile = dataDir.resolveSibling(dataDir.getFileName() + ".port");
+            Files.deleteIfExists(portFile);
+            List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                    // a short-lived service: C1 only and the serial collector start fastest and take the least CPU
+                    "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                    "-cp", System.getProperty("java.class.path"), ServiceMain.class.getName(),
+                    portFile.toString()));
+            cmd.addAll(List.of(arguments(dataDir, Map.of())));
+            Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            await().atMost(START).until(() -> Files.exists(portFile) || !p.isAlive());
+            if (!p.isAlive()) {
+                throw new AssertionError("the service exited with " + p.exitValue() + " before it was up; see " + log);
+            }
+            return new RunningService(null, p, Integer.parseInt(Files.readString(portFile).trim()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String[] arguments(Path dataDir, Map<String, Object> extra) {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", "0");
         props.putAll(extra);
         // as command-line arguments: they outrank application.yml, as a user's would
-        String[] args = props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-        return new RunningService(new SpringApplicationBuilder(BlockworkApplication.class).run(args));
+        return props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }
 
     ServiceClient client() {
         return client;
     }
 
+    /** kill -9 of a service started with {@link #startProcess}; returns once the process is gone. */
+    void kill() {
+        if (process == null) {
+            throw new IllegalStateException("only a service in a child process can be killed");
+        }
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the killed service did not exit");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     @Override
     public void close() {
         client.close();
-        context.close();
+        if (context != null) {
+            context.close();
+        } else if (process.isAlive()) {
+            kill();
+        }
     }
 }

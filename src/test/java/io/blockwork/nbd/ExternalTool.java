@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 public final class ExternalTool {
 
     /** Debian packages that provide the binaries; CI installs them. */
-    public static final String PACKAGES = "qemu-utils libnbd-bin fio nbdkit";
+    public static final String PACKAGES = "qemu-utils libnbd-bin fio nbdkit mdadm";
+    /** Where administration tools (mdadm) live, which a user's PATH may leave out. */
+    private static final List<String> SBIN = List.of("/usr/sbin", "/sbin");
 
     private ExternalTool() {}
 
@@ -37,7 +39,9 @@ public final class ExternalTool {
 
     /** The absolute path of a binary on PATH, or an AssertionError naming the package to install. */
     public static String require(String binary) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)));
+        dirs.addAll(SBIN);
+        for (String dir : dirs) {
             Path p = Path.of(dir, binary);
             if (Files.isExecutable(p)) {
                 return p.toString();

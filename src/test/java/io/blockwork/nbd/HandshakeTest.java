@@ -48,7 +48,8 @@ class HandshakeTest {
             assertThat(c.exportSize).isEqualTo(4L << 20);
             assertThat(TransmissionFlag.decode(c.transmissionFlags)).containsExactlyInAnyOrder(
                     TransmissionFlag.HAS_FLAGS, TransmissionFlag.SEND_FLUSH, TransmissionFlag.SEND_FUA,
-                    TransmissionFlag.SEND_TRIM, TransmissionFlag.SEND_WRITE_ZEROES, TransmissionFlag.CAN_MULTI_CONN);
+                    TransmissionFlag.SEND_TRIM, TransmissionFlag.SEND_WRITE_ZEROES, TransmissionFlag.CAN_MULTI_CONN,
+                    TransmissionFlag.SEND_CACHE);
             assertThat(info(r, NbdWire.INFO_NAME)).isEqualTo("vol".getBytes(StandardCharsets.UTF_8));
             assertThat(info(r, NbdWire.INFO_DESCRIPTION)).isEqualTo("the volume".getBytes(StandardCharsets.UTF_8));
             ByteBuffer bs = ByteBuffer.wrap(info(r, NbdWire.INFO_BLOCK_SIZE));
@@ -120,7 +121,8 @@ class HandshakeTest {
         try (RawNbdClient c = nbd.raw().greet()) {
             assertThat(c.option(99, new byte[] {1, 2, 3}).getFirst().kind()).isEqualTo(OptionReply.ERR_UNSUP);
             assertThat(c.option(NbdOption.STARTTLS, new byte[0]).getFirst().kind()).isEqualTo(OptionReply.ERR_UNSUP);
-            assertThat(c.option(NbdOption.SET_META_CONTEXT, new byte[8]).getFirst().kind()).isEqualTo(OptionReply.ERR_UNSUP);
+            assertThat(c.option(NbdOption.SET_META_CONTEXT, new byte[8]).getFirst().kind())
+                    .as("meta contexts are supported, but SET needs structured replies").isEqualTo(OptionReply.ERR_INVALID);
             assertThat(c.option(NbdOption.EXTENDED_HEADERS, new byte[0]).getFirst().kind()).isEqualTo(OptionReply.ERR_UNSUP);
             assertThat(c.option(NbdOption.STRUCTURED_REPLY, new byte[1]).getFirst().kind()).isEqualTo(OptionReply.ERR_INVALID);
             assertThat(c.option(NbdOption.LIST, new byte[1]).getFirst().kind()).isEqualTo(OptionReply.ERR_INVALID);

@@ -2,19 +2,31 @@ package io.blockwork.nbd;
 
 import io.blockwork.engine.block.BlockDevice;
 import java.net.InetSocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Path;
 
-/** An in-process NBD server on a free loopback port with an in-test export table. */
+/** An in-process NBD server on a free loopback port (or a Unix socket) with an in-test export table. */
 public final class NbdFixture implements AutoCloseable {
 
     public final ExportTable exports = new ExportTable();
     public final NbdServer server;
+    /** The Unix-domain socket served, or null for TCP. */
+    private final Path socket;
 
     public NbdFixture() {
         this(NbdLimits.DEFAULT);
     }
 
     public NbdFixture(NbdLimits limits) {
+        socket = null;
         server = new NbdServer(new InetSocketAddress("127.0.0.1", 0), exports, limits);
+        server.start();
+    }
+
+    /** A server on the Unix-domain socket {@code socket} instead of TCP. */
+    public NbdFixture(Path socket) {
+        this.socket = socket;
+        server = new NbdServer(UnixDomainSocketAddress.of(socket), exports, NbdLimits.DEFAULT);
         server.start();
     }
 
@@ -34,7 +46,8 @@ public final class NbdFixture implements AutoCloseable {
 
     /** The URI libnbd, qemu and fio understand. */
     public String uri(String exportName) {
-        return "nbd://127.0.0.1:" + port() + "/" + exportName;
+        return socket != null ? "nbd+unix:///" + exportName + "?socket=" + socket
+                : "nbd://127.0.0.1:" + port() + "/" + exportName;
     }
 
     /** A raw client that has sent the greeting and is ready for options. */

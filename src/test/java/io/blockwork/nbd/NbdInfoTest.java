@@ -45,7 +45,7 @@ class NbdInfoTest {
         assertThat(Json.at(e, "can_multi_conn")).isEqualTo(true);
         assertThat(Json.at(e, "can_fast_zero")).isEqualTo(false);
         assertThat(Json.at(e, "can_df")).isEqualTo(false);
-        assertThat(Json.at(e, "can_cache")).isEqualTo(false);
+        assertThat(Json.at(e, "can_cache")).isEqualTo(true);
         assertThat(Json.number(e, "block_size_minimum")).isEqualTo(4096);
         assertThat(Json.number(e, "block_size_preferred")).isEqualTo(4096);
         assertThat(Json.number(e, "block_size_maximum")).isEqualTo(32 << 20);

@@ -136,6 +136,37 @@ public final class RawNbdClient implements AutoCloseable {
         }
     }
 
+    /** NBD_OPT_LIST_META_CONTEXT or NBD_OPT_SET_META_CONTEXT with these queries. */
+    public List<OptReply> metaContext(NbdOption option, String export, String... queries) {
+        byte[] n = export.getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        ByteBuffer head = ByteBuffer.allocate(8 + n.length).putInt(n.length).put(n).putInt(queries.length);
+        b.writeBytes(head.array());
+        for (String q : queries) {
+            byte[] qb = q.getBytes(StandardCharsets.UTF_8);
+            b.writeBytes(ByteBuffer.allocate(4).putInt(qb.length).array());
+            b.writeBytes(qb);
+        }
+        return option(option, b.toByteArray());
+    }
+
+    /** One BLOCK_STATUS run: its length and NBD_STATE_* flags. */
+    public record Status(long length, int flags) {}
+
+    /** NBD_CMD_BLOCK_STATUS; the runs of the (single-context) reply, after checking its context id. */
+    public List<Status> blockStatus(long handle, long offset, int length, int flags, int contextId) {
+        send(NbdCommand.BLOCK_STATUS, flags, handle, offset, length, null);
+        Reply r = reply();
+        assertThat(r.error()).as("BLOCK_STATUS error: %s", r.message()).isZero();
+        ByteBuffer p = ByteBuffer.wrap(r.data());
+        assertThat(p.getInt()).as("context id").isEqualTo(contextId);
+        List<Status> out = new ArrayList<>();
+        while (p.hasRemaining()) {
+            out.add(new Status(Integer.toUnsignedLong(p.getInt()), p.getInt()));
+        }
+        return out;
+    }
+
     public void negotiateStructuredReplies() {
         List<OptReply> r = option(NbdOption.STRUCTURED_REPLY, new byte[0]);
         assertThat(r.getLast().kind()).isEqualTo(OptionReply.ACK);
@@ -255,6 +286,8 @@ public final class RawNbdClient implements AutoCloseable {
                 if (type == NbdWire.REPLY_TYPE_OFFSET_DATA) {
                     p.getLong();
                     data.write(payload, 8, length - 8);
+                } else if (type == NbdWire.REPLY_TYPE_BLOCK_STATUS) {
+                    data.write(payload, 0, length); // context id, then (length, flags) pairs
                 } else if (type == NbdWire.REPLY_TYPE_ERROR) {
                     error = p.getInt();
                     int mlen = p.getShort() & 0xffff;

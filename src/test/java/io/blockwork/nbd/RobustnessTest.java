@@ -155,7 +155,8 @@ class RobustnessTest {
             assertThat(error(c, NbdCommand.WRITE_ZEROES, NbdWire.CMD_FLAG_FAST_ZERO, h++, 0, 4096)).isEqualTo(EINVAL);
             assertThat(error(c, NbdCommand.FLUSH, 0, h++, 4096, 0)).isEqualTo(EINVAL);
             assertThat(error(c, NbdCommand.BLOCK_STATUS, 0, h++, 0, 4096)).isEqualTo(EINVAL);
-            assertThat(error(c, NbdCommand.CACHE, 0, h++, 0, 4096)).isEqualTo(EINVAL);
+            assertThat(error(c, NbdCommand.CACHE, NbdWire.CMD_FLAG_FUA, h++, 0, 4096)).isEqualTo(EINVAL);
+            assertThat(error(c, NbdCommand.CACHE, 0, h++, SIZE, 4096)).isEqualTo(EINVAL);
             c.sendRaw(NbdWire.REQUEST_MAGIC, 42, 0, h, 0, 4096, null);
             assertThat(c.reply().error()).isEqualTo(EINVAL);
             h++;

@@ -51,9 +51,47 @@ final class ArrayBodies {
             @Schema(description = "Skip the initial resync (mdadm's --assume-clean): only when the members already "
                     + "agree, e.g. new memory disks, which are all zeros. Default false")
             Boolean assumeClean,
+            @Schema(description = "1.2 (default): md's v1.2 superblock on every member (mdadm can --examine them, the "
+                    + "array can be assembled from the members alone); the data starts at mdadm's data offset, so "
+                    + "the array is a little smaller than the members. none: no superblock, data from offset 0 "
+                    + "(arrays made before superblocks)", allowableValues = {"1.2", "none"})
+            String metadata,
+            @Schema(description = "internal (default for raid1/raid10 with metadata 1.2): md's write-intent bitmap, so "
+                    + "a re-added member and an unclean shutdown resync only the dirty chunks; none",
+                    allowableValues = {"internal", "none"})
+            String bitmap,
+            @Schema(description = "The bitmap's chunk: a power of two from 4KiB; default about 1/16384 of the array, "
+                    + "between 64KiB and 64MiB", example = "1MiB")
+            ByteSize bitmapChunk,
             @Schema(description = "Members or spares flagged write-mostly (mdadm's --write-mostly): raid1 reads avoid "
                     + "them while another in-sync copy can serve, e.g. an nbd disk on another machine", example = "[\"remote\"]")
             List<String> writeMostly) {
+    }
+
+    @Schema(description = "mdadm --assemble from the devices' superblocks alone")
+    record AssembleArray(
+            @Schema(description = "The array's name; default: the name in its superblocks", example = "md0",
+                    pattern = DeviceNames.PATTERN)
+            @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
+            String name,
+            @Schema(description = "Active, unused block devices that were members (in any order); devices whose "
+                    + "superblock is missing, torn or another array's are left out with the reason",
+                    example = "[\"d1\",\"d2\"]")
+            @NotNull
+            List<String> devices,
+            @Valid ArrayStrategies strategies,
+            @Valid ArraySpeedLimits speedLimits) {
+    }
+
+    @Schema(description = "The assembled array and what became of each device")
+    record Assembly(Array array, List<AssembledDevice> devices) {
+    }
+
+    record AssembledDevice(
+            String device,
+            @Schema(allowableValues = {"in_sync", "rebuilding", "re-added", "spare", "refused"}) String outcome,
+            @Schema(description = "The slot it fills; -1 for spares and refused devices") int slot,
+            @Schema(description = "Why it was refused, or how it is rebuilt") String reason) {
     }
 
     @Schema(description = "The seeds' strategies, fixed at creation")
@@ -136,7 +174,23 @@ final class ArrayBodies {
             ObjectState state,
             @Schema(description = "The node whose instance assembles and changes the array; other nodes list it read-only")
             String node,
-            Instant createdAt) {
+            Instant createdAt,
+            @Schema(description = "What the members carry: 1.2 (md superblocks) or none", allowableValues = {"1.2", "none"})
+            String metadata,
+            @Schema(description = "The array uuid, as mdadm prints it; absent without metadata") String uuid,
+            @Schema(description = "The superblocks' event count; absent while not assembled or without metadata")
+            Long events,
+            @Schema(description = "Where the members' data starts (md's data offset), bytes") Long dataOffsetBytes,
+            @Schema(description = "The write-intent bitmap; absent without one") ArrayBitmap bitmap,
+            @Schema(description = "Bytes recovery has copied onto members since the array started; a bitmap re-add "
+                    + "copies only the dirty chunks") Long recoveredBytes) {
+    }
+
+    record ArrayBitmap(
+            @Schema(description = "Bytes each bit stands for") long chunkBytes,
+            @Schema(description = "Bits in all; absent while not assembled") Integer chunks,
+            @Schema(description = "Bits set: chunks written recently or not on every member") Integer dirtyChunks,
+            @Schema(description = "Chunks a resync or a bitmap re-add would copy") Integer neededChunks) {
     }
 
     @Schema(description = "md's write-mostly flag of a member")
@@ -181,6 +235,8 @@ final class ArrayBodies {
             boolean replacement,
             @Schema(description = "Progress of a rebuilding member") long rebuiltBytes,
             @Schema(description = "Why a faulty or missing member is out") String faultReason,
+            @Schema(description = "For a rebuilding member: bitmap (only the chunks the write-intent bitmap marks, a "
+                    + "re-add) or full", allowableValues = {"bitmap", "full"}) String recovery,
             @Schema(description = "md's write-mostly: raid1 reads avoid this member while another copy can serve them")
             boolean writeMostly) {
     }

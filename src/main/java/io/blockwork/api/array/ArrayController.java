@@ -11,6 +11,9 @@ import io.blockwork.engine.md.JournalStatus;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.ParityStatus;
 import io.blockwork.engine.md.SyncStatus;
+import io.blockwork.service.array.ArrayAssemble;
+import io.blockwork.service.array.ArrayAssemblyService;
+import io.blockwork.service.array.ArrayAssembly;
 import io.blockwork.service.array.ArrayCreate;
 import io.blockwork.service.array.ArrayService;
 import io.blockwork.service.array.ArrayView;
@@ -37,14 +40,17 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/v1/arrays")
-@Tag(name = "Arrays", description = "md RAID arrays (linear, raid0, raid1, raid10, raid4, raid5, raid6) with mdadm's management: members, "
-        + "spares, failure, resync, recovery and scrubbing")
+@Tag(name = "Arrays", description = "md RAID arrays (linear, raid0, raid1, raid10, raid4, raid5, raid6) with mdadm's "
+        + "management: members, spares, failure, resync, recovery and scrubbing; md v1.2 superblocks, write-intent "
+        + "bitmaps, assembly from the members")
 class ArrayController {
 
     private final ArrayService arrays;
+    private final ArrayAssemblyService assembly;
 
-    ArrayController(ArrayService arrays) {
+    ArrayController(ArrayService arrays, ArrayAssemblyService assembly) {
         this.arrays = arrays;
+        this.assembly = assembly;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -60,8 +66,30 @@ class ArrayController {
                 body.strategies() == null ? null : body.strategies().flush(),
                 body.strategies() == null ? null : body.strategies().barrier(),
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max()),
-                Boolean.TRUE.equals(body.assumeClean()), body.stripeCacheSize(), body.journal(), body.writeMostly()));
+                Boolean.TRUE.equals(body.assumeClean()), body.metadata(), body.bitmap(), bytes(body.bitmapChunk()),
+                body.stripeCacheSize(), body.journal(), body.writeMostly()));
         return ResponseEntity.created(URI.create("/api/v1/arrays/" + created.name())).body(toBody(created));
+    }
+
+    @PostMapping(path = "/assemble", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "assembleArray", summary = "Assemble an array from its members' superblocks (mdadm --assemble)",
+            description = "For arrays whose configuration is lost (the database deleted, images from another machine): "
+                    + "the devices' md superblocks say which array they belong to, which slot each fills and which are "
+                    + "up to date (the highest event count wins). Stale members are rebuilt (through the write-intent "
+                    + "bitmap when it allows); devices with no, a torn or another array's superblock are left out with "
+                    + "the reason. The array is configured as if created, with the name in its superblocks unless "
+                    + "one is given.")
+    @ApiResponse(responseCode = "201", description = "Assembled; Location names the array")
+    ResponseEntity<ArrayBodies.Assembly> assemble(@Valid @RequestBody ArrayBodies.AssembleArray body) {
+        ArraySpeedLimits s = body.speedLimits();
+        ArrayAssembly done = assembly.assemble(new ArrayAssemble(body.name(), body.devices(),
+                body.strategies() == null ? null : body.strategies().flush(),
+                body.strategies() == null ? null : body.strategies().barrier(),
+                s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max())));
+        List<ArrayBodies.AssembledDevice> devices = done.devices().stream()
+                .map(d -> new ArrayBodies.AssembledDevice(d.device(), d.outcome(), d.slot(), d.reason())).toList();
+        return ResponseEntity.created(URI.create("/api/v1/arrays/" + done.array().name()))
+                .body(new ArrayBodies.Assembly(toBody(done.array()), devices));
     }
 
     @GetMapping
@@ -110,9 +138,12 @@ class ArrayController {
     }
 
     @PostMapping("/{name}/members/{member}/re-add")
-    @Operation(operationId = "reAddArrayMember", summary = "Re-add a former member (mdadm --re-add)", description = "A device removed since the service "
-            + "started goes back into its old slot; one stored as failed or missing at the last start comes back as "
-            + "a spare. Either way it is rebuilt in full (there is no write-intent bitmap).")
+    @Operation(operationId = "reAddArrayMember", summary = "Re-add a former member (mdadm --re-add)", description = "With "
+            + "metadata, the device's superblock says which slot it filled; it goes back there and only the chunks the "
+            + "write-intent bitmap marks are resynced, when the bitmap still holds every write it missed (else it is "
+            + "rebuilt in full). A device whose superblock does not place it comes back as a spare. Without metadata, "
+            + "a device removed since the service started goes back into its old slot, one stored as failed or "
+            + "missing comes back as a spare, rebuilt in full.")
     ArrayBodies.Array reAdd(@PathVariable String name, @PathVariable String member) {
         return toBody(arrays.reAddMember(name, member));
     }
@@ -150,22 +181,28 @@ class ArrayController {
     static ArrayBodies.Array toBody(ArrayView v) {
         List<ArrayBodies.ArrayMember> members = v.members().stream().map(m -> new ArrayBodies.ArrayMember(m.number(), m.slot(),
                 m.device(), m.role(), m.state(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(),
-                m.writeMostly()))
-                .toList();
+                m.recovery(), m.writeMostly())).toList();
         ArrayBodies.ArrayStrategies strategies = new ArrayBodies.ArrayStrategies(v.flushStrategy(), v.barrierStrategy());
         ArrayBodies.ArraySpeedLimitsView speed = new ArrayBodies.ArraySpeedLimitsView(v.speedMinBytes(), v.speedMaxBytes());
         MdDetail d = v.detail();
         List<String> spares = v.members().stream().filter(m -> m.state().equals(MemberState.SPARE.label()))
                 .map(ArrayView.MemberView::device).toList();
         if (d == null) {
+            ArrayBodies.ArrayBitmap bitmap = v.bitmapChunkBytes() == null ? null
+                    : new ArrayBodies.ArrayBitmap(v.bitmapChunkBytes(), null, null, null);
             return new ArrayBodies.Array(v.name(), v.level(), null, null, v.chunkBytes(), v.layout(), v.layoutCode(),
                     v.stripeCacheSize() == null ? null : new ArrayBodies.ArrayStripeCache(v.stripeCacheSize(), null, null,
                             null, null, null, null, null),
                     v.journal() == null ? null : new ArrayBodies.ArrayJournal(v.journal(), null, null, null, null, null),
                     v.raidDevices(), null, null, null, null, null, null, null, members, spares, null, null, null,
-                    v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt());
+                    v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt(), v.metadata(), v.uuid(), null, null,
+                    bitmap, null);
         }
         boolean redundant = !v.level().equals("linear") && !v.level().equals("raid0");
+        MdDetail.Metadata m = d.metadata();
+        MdDetail.Bitmap b = m.bitmap();
+        ArrayBodies.ArrayBitmap bitmap = b == null ? null
+                : new ArrayBodies.ArrayBitmap(b.chunkBytes(), b.chunks(), b.dirtyChunks(), b.neededChunks());
         ParityStatus p = v.parity();
         ArrayBodies.ArrayStripeCache cache = p == null ? null : new ArrayBodies.ArrayStripeCache(p.stripeCacheSize(),
                 p.stripeCacheActive(), p.stripeBytes(), p.rmwStripes(), p.rcwStripes(), p.fullStripeWrites(),
@@ -175,7 +212,9 @@ class ArrayController {
                 d.failedDevices(), d.spareDevices(), d.state().stream().map(ArrayState::label).toList(),
                 d.inactiveReason(), members, spares, redundant ? sync(d.sync()) : null,
                 redundant ? d.lastSyncAction().label() : null, redundant ? d.mismatchSectors() : null,
-                v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt());
+                v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt(), m.format(), m.uuid(),
+                m.uuid() == null ? null : m.events(), m.dataOffsetBytes(), bitmap,
+                redundant ? d.recoveredBytes() : null);
     }
 
     private static ArrayBodies.ArrayJournal journal(String device, JournalStatus j) {

@@ -5,6 +5,7 @@ import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.event.Health;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -44,15 +45,17 @@ class DeviceController {
             @Schema(description = "Absent while the device is not active") Integer logicalBlockSize,
             @Schema(description = "Absent while the device is not active") DeviceStats stats,
             ObjectState state,
+            @Schema(description = "Health in one word and why (ok, degraded, recovering, resyncing, checking, suspended, "
+                    + "faulty, invalid, overflow, failed, blocked); the reason is absent when ok") Health health,
             @Schema(description = "Objects that use this device, e.g. \"array md0\"") List<String> holders) {
 
         static Device of(RegisteredDevice e) {
             List<String> holders = e.holders().stream().map(Holder::toString).sorted().toList();
             if (!e.live()) {
-                return new Device(e.name(), e.kind().label(), null, null, null, e.state(), holders);
+                return new Device(e.name(), e.kind().label(), null, null, null, e.state(), Health.of(e), holders);
             }
             return new Device(e.name(), e.kind().label(), e.device().sizeBytes(),
-                    e.device().limits().logicalBlockSize(), DeviceStats.of(e.device().counters()), e.state(), holders);
+                    e.device().limits().logicalBlockSize(), DeviceStats.of(e.device().counters()), e.state(), Health.of(e), holders);
         }
     }
 

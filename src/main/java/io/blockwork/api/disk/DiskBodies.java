@@ -48,7 +48,12 @@ final class DiskBodies {
             @Schema(description = "Most requests in service at once; 0 (default) for no limit")
             @PositiveOrZero
             Integer queueDepth,
-            @Valid Strategies strategies) {
+            @Valid Strategies strategies,
+            @Schema(description = "File disks: new (default) creates <name>.img in the data dir; existing opens the "
+                    + "image already there (its length must equal size), e.g. to assemble an array from its images "
+                    + "after the configuration was lost", allowableValues = {"new", "existing"})
+            @Pattern(regexp = "new|existing", message = "must be new or existing")
+            String image) {
     }
 
     @Schema(description = "A change to a running disk; absent members stay as they are")

@@ -57,7 +57,7 @@ class DiskController {
     @Operation(summary = "Create a disk")
     @ApiResponse(responseCode = "201", description = "Created; Location names the new disk")
     ResponseEntity<DiskBodies.Disk> create(@Valid @RequestBody CreateDisk body) {
-        DiskView created = disks.create(toSpec(body));
+        DiskView created = disks.create(toSpec(body), "existing".equals(body.image()));
         return ResponseEntity.created(URI.create("/api/v1/disks/" + created.spec().name())).body(toBody(created));
     }
 

@@ -34,7 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v1/dm/devices")
 @Tag(name = "Device-mapper", description = "Mapped devices with dmsetup's lifecycle: tables of linear, striped, zero, "
-        + "error, delay, flakey, mirror, snapshot-origin, snapshot, snapshot-merge and log-writes targets over any block device, by name. Tables are dmsetup text (sectors of 512 "
+        + "error, delay, flakey, mirror, snapshot-origin, snapshot, snapshot-merge, log-writes, thin-pool and thin targets over any block device, by name. Tables are dmsetup text (sectors of 512 "
         + "bytes) or lists of target objects; a refused table answers 400 invalid-table with its `line` and changes "
         + "nothing.")
 class DmController {

@@ -22,7 +22,7 @@ class DmOpenApi {
                 .addProperty("length", sectors)
                 .addProperty("target", new StringSchema().example("linear")
                         ._enum(List.of("linear", "striped", "zero", "error", "delay", "flakey", "mirror",
-                                "snapshot-origin", "snapshot", "snapshot-merge", "log-writes")))
+                                "snapshot-origin", "snapshot", "snapshot-merge", "log-writes", "thin-pool", "thin")))
                 .addProperty("args", new Schema<>().oneOf(List.of(new StringSchema().example("d1 0"),
                         new ArraySchema().items(new StringSchema()))))
                 .required(List.of("start", "length", "target"));

@@ -37,6 +37,10 @@ final class ExportBodies {
             @Schema(description = "Where clients connect, e.g. nbd://127.0.0.1:10809/d1; absent while the export is not active",
                     example = "nbd://127.0.0.1:10809/d1")
             String uri,
+            @Schema(description = "The URI over the Unix-domain socket (blockwork.nbd.unix-socket); absent when that "
+                    + "is not configured or the export is not active",
+                    example = "nbd+unix:///d1?socket=/run/blockwork/nbd.sock")
+            String unixUri,
             @Schema(description = "The export size clients see; absent while the export is not active")
             Long sizeBytes,
             ObjectState state,

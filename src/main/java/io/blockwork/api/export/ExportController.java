@@ -12,6 +12,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
@@ -48,7 +49,7 @@ class ExportController {
         ExportView created = exports.create(new ExportSpec(body.name(), body.device(),
                 Boolean.TRUE.equals(body.readOnly()), body.description()));
         return ResponseEntity.created(URI.create("/api/v1/exports/" + created.name()))
-                .body(toBody(created, nbd.endpoint(), request));
+                .body(toBody(created, nbd.endpoint(), nbd.unixSocket(), request));
     }
 
     @GetMapping
@@ -56,13 +57,14 @@ class ExportController {
             + "NBD URI and connected clients.")
     List<ExportBodies.Export> list(HttpServletRequest request) {
         Optional<NbdEndpoint> endpoint = nbd.endpoint();
-        return exports.list().stream().map(v -> toBody(v, endpoint, request)).toList();
+        Optional<Path> unix = nbd.unixSocket();
+        return exports.list().stream().map(v -> toBody(v, endpoint, unix, request)).toList();
     }
 
     @GetMapping("/{name}")
     @Operation(summary = "Show an export")
     ExportBodies.Export get(@PathVariable String name, HttpServletRequest request) {
-        return toBody(exports.get(name), nbd.endpoint(), request);
+        return toBody(exports.get(name), nbd.endpoint(), nbd.unixSocket(), request);
     }
 
     @DeleteMapping("/{name}")
@@ -73,11 +75,13 @@ class ExportController {
         exports.delete(name);
     }
 
-    private static ExportBodies.Export toBody(ExportView v, Optional<NbdEndpoint> endpoint, HttpServletRequest request) {
+    private static ExportBodies.Export toBody(ExportView v, Optional<NbdEndpoint> endpoint, Optional<Path> unix,
+                                              HttpServletRequest request) {
         String uri = v.state().live() ? endpoint.map(e -> e.uri(v.name(), request.getServerName())).orElse(null) : null;
+        String unixUri = v.state().live() ? unix.map(p -> NbdEndpoint.unixUri(v.name(), p)).orElse(null) : null;
         List<ExportBodies.ExportClient> clients = v.clients().stream().map(c -> new ExportBodies.ExportClient(c.id(),
                 c.remoteAddress(), c.connectedAt(), c.requestsServed(), c.inFlightBytes())).toList();
-        return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.description(), uri,
+        return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.description(), uri, unixUri,
                 v.sizeBytes(), v.state(), clients, v.node(), v.createdAt());
     }
 }

@@ -4,6 +4,7 @@ import io.blockwork.api.units.ByteSize;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.pool.ThinPoolUsage;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -15,24 +16,58 @@ final class PoolBodies {
 
     private PoolBodies() {}
 
-    @Schema(description = "A new pool on one block device")
+    @Schema(description = "A new pool: classic (one block device divided into extents) or thin (data and metadata "
+            + "devices, or space carved from a classic pool, handed out to thin volumes as they are written)")
     record CreatePool(
             @Schema(description = "Unique among pools", example = "vg0", pattern = DeviceNames.PATTERN)
             @NotNull @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
             String name,
-            @Schema(description = "The block device to divide into extents (a disk, an array, a mapped device), by "
-                    + "name; nothing else may use it, and the pool keeps it to itself", example = "md0")
-            @NotNull
+            @Schema(description = "classic (default) or thin", allowableValues = {"classic", "thin"})
+            String type,
+            @Schema(description = "Classic: the block device to divide into extents (a disk, an array, a mapped "
+                    + "device), by name; nothing else may use it, and the pool keeps it to itself", example = "md0")
             String device,
-            @Schema(description = "A power of two of at least 64 KiB and a multiple of the device's logical block "
-                    + "size; default 4 MiB")
-            ByteSize extentSize) {
+            @Schema(description = "Classic: a power of two of at least 64 KiB and a multiple of the device's logical "
+                    + "block size; default 4 MiB")
+            ByteSize extentSize,
+            @Schema(description = "Thin: the block device for data blocks (with metadataDevice)", example = "d1")
+            String dataDevice,
+            @Schema(description = "Thin: the block device for the mappings (with dataDevice); creating the pool wipes "
+                    + "its first 4 KiB", example = "d2")
+            String metadataDevice,
+            @Schema(description = "Thin: a classic pool to carve the data and metadata space from (with size), as "
+                    + "lvcreate --type thin-pool does", example = "vg0")
+            String from,
+            @Schema(description = "Thin, with from: the data space, rounded up to whole extents of the classic pool")
+            ByteSize size,
+            @Schema(description = "Thin, with from: the metadata space; default 64 bytes per chunk, at least 2 MiB")
+            ByteSize metadataSize,
+            @Schema(description = "Thin: the data block size, a power of two from 64 KiB to 1 GiB; default 64 KiB")
+            ByteSize chunkSize,
+            @Schema(description = "Thin: free data space at or below which the pool raises its event; default none")
+            ByteSize lowWaterMark,
+            @Schema(description = "Thin: fail writes at once when the data space is full (default: queue them for 60 s,"
+                    + " then fail)")
+            Boolean errorWhenFull,
+            @Schema(description = "Thin: zero a new block before a partial first write (default true)")
+            Boolean zero,
+            @Schema(description = "Thin: what a discard does: passdown (unmap, and discard the freed block on the data "
+                    + "device; default), nopassdown (unmap only) or ignore", allowableValues = {"passdown", "nopassdown",
+                    "ignore"})
+            String discards) {
+    }
+
+    @Schema(description = "A thin pool's new size, online: data and/or metadata space (never smaller). A pool on "
+            + "devices takes what its devices hold now when given {}")
+    record GrowPool(
+            @Schema(description = "The new data space") ByteSize size,
+            @Schema(description = "The new metadata space (carved pools)") ByteSize metadataSize) {
     }
 
     record Pool(
             String name,
             @Schema(description = "The block device the pool divides into extents") String device,
-            @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot"}) String deviceKind,
+            @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot", "hidden"}) String deviceKind,
             @Schema(description = "The device's size; absent while it is not active") Long deviceSizeBytes,
             long extentSizeBytes,
             @Schema(description = "Whole extents on the device, in bytes (the device's tail smaller than an extent is unused)")
@@ -47,14 +82,18 @@ final class PoolBodies {
             @Schema(description = "Whether start-up assembled it (desired versus actual)") ObjectState state,
             @Schema(description = "The node whose instance assembles and changes it; other nodes list it read-only")
             String node,
-            Instant createdAt) {
+            Instant createdAt,
+            @Schema(description = "classic or thin", allowableValues = {"classic", "thin"}) String type,
+            @Schema(description = "A thin pool's data and metadata use (lvs Data% and Meta%) and overprovisioning; "
+                    + "absent for a classic pool. Its extents are its chunks, its capacity the data space")
+            ThinPoolUsage thin) {
 
         static Pool of(PoolView v) {
             return new Pool(v.name(), v.device(), v.deviceKind(), v.deviceSizeBytes(), v.extentSizeBytes(),
                     v.capacityBytes(), v.freeBytes(), v.usedBytes(),
                     new Extents(v.totalExtents(), v.freeExtents(), v.usedExtents()),
                     new FreeRun(v.largestFreeRunExtents(), v.largestFreeRunBytes()), v.volumes().size(), v.volumes(),
-                    v.state(), v.node(), v.createdAt());
+                    v.state(), v.node(), v.createdAt(), v.type(), v.thin());
         }
     }
 

@@ -1,9 +1,17 @@
 package io.blockwork.api.pool;
 
 import io.blockwork.api.pool.PoolBodies.CreatePool;
+import io.blockwork.api.pool.PoolBodies.GrowPool;
 import io.blockwork.api.pool.PoolBodies.Pool;
 import io.blockwork.service.pool.PoolService;
+import io.blockwork.api.units.ByteSize;
 import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
+import io.blockwork.service.thin.NewThinPool;
+import io.blockwork.service.thin.ThinPoolService;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -15,6 +23,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -24,44 +33,98 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/v1/pools")
-@Tag(name = "Pools", description = "Pools, like LVM volume groups: one block device (a disk, an array, a mapped device) "
-        + "divided into extents of one size, which volumes are allocated from. The allocation map is kept in the "
-        + "service's database; the pool keeps its device to itself.")
+@Tag(name = "Pools", description = "Pools, like LVM volume groups and thin pools. A classic pool is one block device "
+        + "(a disk, an array, a mapped device) divided into extents of one size, which volumes are allocated from; its "
+        + "allocation map is kept in the service's database. A thin pool (\"type\": \"thin\") has a data and a "
+        + "metadata device (given by name, or carved from a classic pool with \"from\" and \"size\"): its volumes "
+        + "have a virtual size, may add up to more than the pool holds, and take blocks only as they are written; its "
+        + "snapshots share blocks. A pool keeps its devices to itself.")
 class PoolController {
 
     private final PoolService pools;
+    private final ThinPoolService thinPools;
 
-    PoolController(PoolService pools) {
+    PoolController(PoolService pools, ThinPoolService thinPools) {
         this.pools = pools;
+        this.thinPools = thinPools;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create a pool", description = "Claims the device, which nothing else may use (409 "
-            + "device-busy otherwise), and divides it into whole extents.")
+    @Operation(summary = "Create a pool", description = "Classic: claims the device, which nothing else may use (409 "
+            + "device-busy otherwise), and divides it into whole extents. Thin: claims the data and metadata devices "
+            + "(or carves them from a classic pool: 409 insufficient-space if it has not the room), formats the "
+            + "metadata and starts the pool.")
     @ApiResponse(responseCode = "201", description = "Created; Location names the new pool")
     ResponseEntity<Pool> createPool(@Valid @RequestBody CreatePool body) {
-        PoolView created = pools.create(body.name(), body.device(),
-                body.extentSize() == null ? null : body.extentSize().bytes());
+        String type = body.type() == null ? PoolView.CLASSIC : body.type();
+        PoolView created = switch (type) {
+            case PoolView.CLASSIC -> {
+                thinOnly(body.dataDevice(), "dataDevice");
+                thinOnly(body.metadataDevice(), "metadataDevice");
+                thinOnly(body.from(), "from");
+                yield pools.create(body.name(), body.device(), bytes(body.extentSize()));
+            }
+            case PoolView.THIN -> {
+                if (body.device() != null || body.extentSize() != null) {
+                    throw ProblemException.invalid(body.device() != null ? "device" : "extentSize", "a thin pool has a"
+                            + " dataDevice and a metadataDevice, or is carved from a classic pool (from, size)");
+                }
+                yield thinPools.create(new NewThinPool(body.name(), body.dataDevice(), body.metadataDevice(), body.from(),
+                        bytes(body.size()), bytes(body.metadataSize()), bytes(body.chunkSize()), bytes(body.lowWaterMark()),
+                        body.errorWhenFull(), body.zero(), body.discards()));
+            }
+            default -> throw ProblemException.invalid("type", "a pool's type is classic or thin, not '" + type + "'");
+        };
         return ResponseEntity.created(URI.create("/api/v1/pools/" + created.name())).body(Pool.of(created));
     }
 
+    private static void thinOnly(Object value, String field) {
+        if (value != null) {
+            throw ProblemException.invalid(field, field + " is for thin pools (\"type\": \"thin\")");
+        }
+    }
+
+    private static Long bytes(ByteSize s) {
+        return s == null ? null : s.bytes();
+    }
+
     @GetMapping
-    @Operation(summary = "List pools", description = "Every configured pool with its capacity and free space, by name.")
+    @Operation(summary = "List pools", description = "Every configured pool, classic and thin, by name: capacity and "
+            + "free space, and for a thin pool its data and metadata use (Data%, Meta%) and how far it is overprovisioned.")
     List<Pool> listPools() {
-        return pools.list().stream().map(Pool::of).toList();
+        return Stream.concat(pools.list().stream(), thinPools.list().stream())
+                .sorted(Comparator.comparing(PoolView::name)).map(Pool::of).toList();
     }
 
     @GetMapping("/{pool}")
     @Operation(summary = "Show a pool")
     Pool getPool(@PathVariable String pool) {
-        return Pool.of(pools.get(pool));
+        return Pool.of(thinPools.find(pool).orElseGet(() -> pools.get(pool)));
+    }
+
+    @PatchMapping(path = "/{pool}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Grow a thin pool online", description = "More data space (size) and/or metadata space "
+            + "(metadataSize), carved from its classic pool; a pool on devices takes what they hold now. Writes queued "
+            + "because the pool was full go on. Never smaller (400); classic pools are 409 not-supported.")
+    Pool growPool(@PathVariable String pool, @Valid @RequestBody GrowPool body) {
+        if (!thinPools.isThin(pool)) {
+            pools.get(pool);
+            throw new ProblemException(Problem.NOT_SUPPORTED, "pool " + pool + " is a classic pool: its size is its"
+                    + " device's; only thin pools grow here");
+        }
+        return Pool.of(thinPools.grow(pool, bytes(body.size()), bytes(body.metadataSize())));
     }
 
     @DeleteMapping("/{pool}")
-    @Operation(summary = "Delete an empty pool", description = "Lets go of its device. Refused with 409 pool-not-empty "
-            + "while it has volumes.")
+    @Operation(summary = "Delete an empty pool", description = "Lets go of its devices (a thin pool's carved space goes "
+            + "back to its classic pool). Refused with 409 pool-not-empty while it has volumes (or, for a classic pool, "
+            + "thin pools carved from it).")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void deletePool(@PathVariable String pool) {
-        pools.delete(pool);
+        if (thinPools.isThin(pool)) {
+            thinPools.delete(pool);
+        } else {
+            pools.delete(pool);
+        }
     }
 }

@@ -1,10 +1,13 @@
 package io.blockwork.api.security;
 
 import io.blockwork.BlockworkProperties;
+import java.time.Clock;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
@@ -25,14 +28,19 @@ import org.springframework.security.web.SecurityFilterChain;
 class SecurityConfig {
 
     /**
-     * BCrypt work factor. Stateless Basic auth checks the password on every request, so the cost
-     * is paid per curl call; 2^8 rounds keeps that to milliseconds while still hashing the
-     * passwords held in memory.
+     * BCrypt work factor. Stateless Basic auth sends the password on every request; a verified one
+     * is remembered by {@link VerifiedCredentials}, so the hash is paid once per user and password
+     * (and on every failed attempt), not per call.
      */
     private static final int BCRYPT_COST = 8;
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, ProblemSecurityHandlers problems) throws Exception {
+    SecurityFilterChain apiSecurity(HttpSecurity http, ProblemSecurityHandlers problems, UserDetailsService users,
+                                    PasswordEncoder encoder) throws Exception {
+        DaoAuthenticationProvider bcrypt = new DaoAuthenticationProvider(users);
+        bcrypt.setPasswordEncoder(encoder);
+        // verified credentials are remembered (safely, see VerifiedCredentials): a poll costs no BCrypt
+        http.authenticationManager(new ProviderManager(new VerifiedCredentials(bcrypt, users, Clock.systemUTC())));
         http.authorizeHttpRequests(a -> a
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/problems", "/problems/**",
                                 "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/error")

@@ -21,14 +21,16 @@ final class SnapshotBodies {
             @NotNull @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
             String name,
             @Schema(description = "Copy-on-write space, allocated from the volume's pool: a whole number of 512-byte "
-                    + "sectors, rounded up to whole extents. When it fills up the snapshot becomes invalid")
-            @NotNull
+                    + "sectors, rounded up to whole extents. When it fills up the snapshot becomes invalid. Required in a "
+                    + "classic pool; a thin snapshot needs none")
             ByteSize size,
             @Schema(description = "The copy-on-write unit: a power of two from 4 KiB to 512 KiB; default 4 KiB")
             ByteSize chunkSize,
             @Schema(description = "Keep the exceptions on the COW space (survives restarts; default true), or in memory "
                     + "(lost at a restart, cannot be merged)")
-            Boolean persistent) {
+            Boolean persistent,
+            @Schema(description = "Thin pools: take the snapshot of this snapshot of the volume instead of the volume")
+            String source) {
     }
 
     record Snapshot(
@@ -40,8 +42,11 @@ final class SnapshotBodies {
             long chunkSizeBytes,
             boolean persistent,
             @Schema(description = "active; invalid (its COW space filled up, it returns errors); overflow; merging; "
-                    + "merge-failed; or failed / blocked when start-up could not assemble it (see reason)",
-                    allowableValues = {"active", "invalid", "overflow", "merging", "merge-failed", "failed", "blocked", "other-node"})
+                    + "merge-failed; merged (a thin snapshot's merge answer: it is gone, its volume has its content); or "
+                    + "failed / blocked when start-up could not assemble it (see reason); other-node when another "
+                    + "node's instance assembles it",
+                    allowableValues = {"active", "invalid", "overflow", "merging", "merge-failed", "merged", "failed",
+                            "blocked", "other-node"})
             String state,
             @Schema(description = "Why it is failed or blocked") String reason,
             @Schema(description = "How full its COW space is, in percent (allocated / total of its status line, "
@@ -56,14 +61,18 @@ final class SnapshotBodies {
             String status,
             @Schema(description = "The node whose instance assembles and changes it; other nodes list it read-only")
             String node,
-            Instant createdAt) {
+            Instant createdAt,
+            @Schema(description = "cow (copy-on-write space of a classic pool) or thin (shares its source's blocks; size "
+                    + "is then its virtual size, fillPercent its Data%)", allowableValues = {"cow", "thin"})
+            String type,
+            @Schema(description = "What it was taken of: the volume, or (thin) another snapshot of it") String source) {
 
         static Snapshot of(SnapshotView s) {
             SnapshotView.MergeProgress m = s.merge();
             return new Snapshot(s.name(), s.pool(), s.volume(), s.sizeBytes(), s.extentCount(), s.chunkSizeBytes(),
                     s.persistent(), s.state(), s.reason(), s.fillPercent(), s.allocatedBytes(), s.exceptions(),
                     m == null ? null : new Merge(m.exceptionsAtStart(), m.exceptionsLeft(), m.percent()), s.exports(),
-                    s.status(), s.node(), s.createdAt());
+                    s.status(), s.node(), s.createdAt(), s.type(), s.source());
         }
     }
 

@@ -2,10 +2,13 @@ package io.blockwork.api.snapshot;
 
 import io.blockwork.api.snapshot.SnapshotBodies.CreateSnapshot;
 import io.blockwork.api.snapshot.SnapshotBodies.Snapshot;
+import io.blockwork.service.problem.ProblemException;
 import io.blockwork.service.snapshot.NewSnapshot;
 import io.blockwork.service.snapshot.SnapshotMerges;
 import io.blockwork.service.snapshot.SnapshotService;
 import io.blockwork.service.snapshot.SnapshotView;
+import io.blockwork.service.thin.ThinPoolService;
+import io.blockwork.service.thin.ThinSnapshotService;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -33,15 +36,22 @@ import org.springframework.web.bind.annotation.RestController;
         + "name and stays writable (its device becomes a snapshot-origin over the hidden <volume>-real); each snapshot "
         + "is a block device of kind snapshot (snapshot <volume>-real <name>-cow P <chunk>), which can be read, "
         + "written and exported over NBD (read-only with \"readOnly\": true). A volume with snapshots cannot be "
-        + "resized or renamed.")
+        + "resized or renamed. In a thin pool a snapshot needs no space of its own and is taken in O(1): it shares the "
+        + "volume's blocks until either writes one (type thin; its size is the volume's virtual size); a thin snapshot "
+        + "can be taken of another snapshot of the volume (\"source\"), and a merge is instant.")
 class SnapshotController {
 
     private final SnapshotService snapshots;
     private final SnapshotMerges merges;
+    private final ThinSnapshotService thinSnapshots;
+    private final ThinPoolService thinPools;
 
-    SnapshotController(SnapshotService snapshots, SnapshotMerges merges) {
+    SnapshotController(SnapshotService snapshots, SnapshotMerges merges, ThinSnapshotService thinSnapshots,
+                       ThinPoolService thinPools) {
         this.snapshots = snapshots;
         this.merges = merges;
+        this.thinSnapshots = thinSnapshots;
+        this.thinPools = thinPools;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -51,8 +61,16 @@ class SnapshotController {
     @ApiResponse(responseCode = "201", description = "Taken; Location names the new snapshot")
     ResponseEntity<Snapshot> createSnapshot(@PathVariable String pool, @PathVariable String volume,
                                             @Valid @RequestBody CreateSnapshot body) {
-        SnapshotView s = snapshots.create(pool, volume, new NewSnapshot(body.name(), body.size().bytes(),
-                body.chunkSize() == null ? null : body.chunkSize().bytes(), body.persistent()));
+        SnapshotView s;
+        if (thinPools.isThin(pool)) {
+            s = thinSnapshots.create(pool, volume, body.name(), body.source());
+        } else {
+            if (body.source() != null) {
+                throw ProblemException.invalid("source", "only thin snapshots can be taken of a snapshot");
+            }
+            s = snapshots.create(pool, volume, new NewSnapshot(body.name(), body.size() == null ? null : body.size().bytes(),
+                    body.chunkSize() == null ? null : body.chunkSize().bytes(), body.persistent()));
+        }
         return ResponseEntity.created(URI.create("/api/v1/pools/" + pool + "/volumes/" + volume + "/snapshots/"
                 + s.name())).body(Snapshot.of(s));
     }
@@ -60,13 +78,15 @@ class SnapshotController {
     @GetMapping
     @Operation(summary = "List a volume's snapshots", description = "Oldest first, with state and how full each is.")
     List<Snapshot> listSnapshots(@PathVariable String pool, @PathVariable String volume) {
-        return snapshots.list(pool, volume).stream().map(Snapshot::of).toList();
+        return (thinPools.isThin(pool) ? thinSnapshots.list(pool, volume) : snapshots.list(pool, volume)).stream()
+                .map(Snapshot::of).toList();
     }
 
     @GetMapping("/{name}")
     @Operation(summary = "Show a snapshot", description = "State, fill percentage, and a merge's progress.")
     Snapshot getSnapshot(@PathVariable String pool, @PathVariable String volume, @PathVariable String name) {
-        return Snapshot.of(snapshots.get(pool, volume, name));
+        return Snapshot.of(thinPools.isThin(pool) ? thinSnapshots.get(pool, volume, name)
+                : snapshots.get(pool, volume, name));
     }
 
     @PostMapping("/{name}/merge")
@@ -78,7 +98,8 @@ class SnapshotController {
     @ApiResponse(responseCode = "202", description = "Merging")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Snapshot mergeSnapshot(@PathVariable String pool, @PathVariable String volume, @PathVariable String name) {
-        return Snapshot.of(merges.merge(pool, volume, name));
+        return Snapshot.of(thinPools.isThin(pool) ? thinSnapshots.merge(pool, volume, name)
+                : merges.merge(pool, volume, name));
     }
 
     @DeleteMapping("/{name}")
@@ -89,6 +110,10 @@ class SnapshotController {
     void deleteSnapshot(@PathVariable String pool, @PathVariable String volume, @PathVariable String name,
                         @Parameter(description = "Also remove its exports") @RequestParam(defaultValue = "false")
                         boolean force) {
-        snapshots.delete(pool, volume, name, force);
+        if (thinPools.isThin(pool)) {
+            thinSnapshots.delete(pool, volume, name, force);
+        } else {
+            snapshots.delete(pool, volume, name, force);
+        }
     }
 }

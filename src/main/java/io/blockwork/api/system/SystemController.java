@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.info.BuildProperties;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -48,6 +49,16 @@ class SystemController {
         return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port())).orElse(null))
                 .withParity(ParityInfo.of(ParitySelection.selection()));
     }
+
+    @GetMapping("/user")
+    @Operation(summary = "Who is signed in and whether they may change anything",
+            description = "The dashboard asks this once after signing in, to show the viewer's pages read-only.")
+    SignedInUser user(Authentication authentication) {
+        boolean admin = authentication.getAuthorities().stream().anyMatch(a -> "ROLE_ADMIN".equals(a.getAuthority()));
+        return new SignedInUser(authentication.getName(), admin ? "admin" : "viewer", !admin);
+    }
+
+    record SignedInUser(String name, @Schema(allowableValues = {"admin", "viewer"}) String role, boolean readOnly) {}
 
     @GetMapping("/assembly")
     @Operation(summary = "What start-up assembly rebuilt",

@@ -71,7 +71,16 @@ final class VolumeBodies {
                     example = "0 8192 linear md0 0\n")
             String table,
             @Schema(description = "In answers to a create or resize: the size asked for and the rounding up to whole extents")
-            SizeRequest sizeRequest) {
+            SizeRequest sizeRequest,
+            @Schema(description = "linear (extents of a classic pool) or thin (a thin pool's blocks as written)",
+                    allowableValues = {"linear", "thin"})
+            String type,
+            @Schema(description = "Pool space it takes: its size for a linear volume, its mapped blocks for a thin one "
+                    + "(blocks shared with snapshots count for each)")
+            long allocatedBytes,
+            @Schema(description = "A thin volume's allocated share of its size, in percent (lvs Data%); absent for a "
+                    + "linear volume", example = "12.5")
+            Double dataPercent) {
 
         static Volume of(VolumeView v) {
             return of(v, null);
@@ -87,7 +96,7 @@ final class VolumeBodies {
                     : v.segments().stream().map(VolumeSegment::of).toList();
             return new Volume(v.name(), v.pool(), v.sizeBytes(), v.extentCount(), v.extentSizeBytes(), v.segmentCount(),
                     v.device(), v.attributes(), v.exported(), v.exports(), v.holders(), v.snapshots(), v.state(),
-                    v.node(), v.createdAt(), segments, v.table(), request);
+                    v.node(), v.createdAt(), segments, v.table(), request, v.type(), v.allocatedBytes(), v.dataPercent());
         }
     }
 

@@ -4,6 +4,8 @@ import io.blockwork.api.volume.VolumeBodies.ChangeVolume;
 import io.blockwork.api.volume.VolumeBodies.CreateVolume;
 import io.blockwork.api.volume.VolumeBodies.RenameVolume;
 import io.blockwork.api.volume.VolumeBodies.Volume;
+import io.blockwork.service.thin.ThinPoolService;
+import io.blockwork.service.thin.ThinVolumeService;
 import io.blockwork.service.volume.VolumeChange;
 import io.blockwork.service.volume.VolumeResult;
 import io.blockwork.service.volume.VolumeService;
@@ -14,7 +16,9 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -31,18 +35,24 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/v1")
-@Tag(name = "Volumes", description = "Volumes, like LVM logical volumes: whole extents of a pool, contiguous when one "
-        + "free run holds them, else from several runs (segments). Each volume is a block device of kind volume under "
-        + "its own name (a mapped device of linear targets over the pool's device), so the data endpoints, statistics "
-        + "and NBD exports work on it. Sizes are whole 512-byte sectors, rounded up to whole extents.")
+@Tag(name = "Volumes", description = "Volumes, like LVM logical volumes. In a classic pool: whole extents, contiguous "
+        + "when one free run holds them, else from several runs (segments), a mapped device of linear targets over the "
+        + "pool's device. In a thin pool: a virtual size, any size (volumes may add up to more than the pool holds), "
+        + "blocks allocated as they are written (allocatedBytes, dataPercent: lvs' Data%). Each volume is a block device "
+        + "of kind volume under its own name, so the data endpoints, statistics and NBD exports work on it. Sizes are "
+        + "whole 512-byte sectors, rounded up to whole extents (chunks for thin volumes).")
 class VolumeController {
 
     private static final String POOLS = "/api/v1/pools/";
 
     private final VolumeService volumes;
+    private final ThinVolumeService thinVolumes;
+    private final ThinPoolService thinPools;
 
-    VolumeController(VolumeService volumes) {
+    VolumeController(VolumeService volumes, ThinVolumeService thinVolumes, ThinPoolService thinPools) {
         this.volumes = volumes;
+        this.thinVolumes = thinVolumes;
+        this.thinPools = thinPools;
     }
 
     @PostMapping(path = "/pools/{pool}/volumes", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -54,7 +64,8 @@ class VolumeController {
     @ApiResponse(responseCode = "200", description = "The identical volume exists already (a retried create); "
             + "Location names it")
     ResponseEntity<Volume> createVolume(@PathVariable String pool, @Valid @RequestBody CreateVolume body) {
-        VolumeResult result = volumes.create(pool, body.name(), body.size().bytes());
+        VolumeResult result = thinPools.isThin(pool) ? thinVolumes.create(pool, body.name(), body.size().bytes())
+                : volumes.create(pool, body.name(), body.size().bytes());
         URI location = location(result.volume());
         return result.created() ? ResponseEntity.created(location).body(Volume.of(result))
                 : ResponseEntity.ok().location(location).body(Volume.of(result));
@@ -64,19 +75,20 @@ class VolumeController {
     @Operation(summary = "List volumes of every pool", description = "Like lvs: pool, size, segments, device, "
             + "attributes and exports of every configured volume, by name.")
     List<Volume> listAllVolumes() {
-        return volumes.list().stream().map(Volume::of).toList();
+        return Stream.concat(volumes.list().stream(), thinVolumes.list().stream())
+                .sorted(Comparator.comparing(VolumeView::name)).map(Volume::of).toList();
     }
 
     @GetMapping("/pools/{pool}/volumes")
     @Operation(summary = "List a pool's volumes")
     List<Volume> listVolumes(@PathVariable String pool) {
-        return volumes.list(pool).stream().map(Volume::of).toList();
+        return (thinPools.isThin(pool) ? thinVolumes.list(pool) : volumes.list(pool)).stream().map(Volume::of).toList();
     }
 
     @GetMapping("/pools/{pool}/volumes/{name}")
     @Operation(summary = "Show a volume", description = "With its segments (volume extents → pool extents) and its table.")
     Volume getVolume(@PathVariable String pool, @PathVariable String name) {
-        return Volume.of(volumes.get(pool, name));
+        return Volume.of(thinPools.isThin(pool) ? thinVolumes.get(pool, name) : volumes.get(pool, name));
     }
 
     @PatchMapping(path = "/pools/{pool}/volumes/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -92,7 +104,8 @@ class VolumeController {
         VolumeChange change = new VolumeChange(size == null || size.relative() ? null : size.bytes(),
                 size == null || !size.relative() ? null : size.bytes(), Boolean.TRUE.equals(body.allowShrink()),
                 body.name());
-        VolumeResult result = volumes.change(pool, name, change);
+        VolumeResult result = thinPools.isThin(pool) ? thinVolumes.change(pool, name, change)
+                : volumes.change(pool, name, change);
         return ResponseEntity.ok().location(location(result.volume())).body(Volume.of(result));
     }
 
@@ -101,7 +114,9 @@ class VolumeController {
             + "while the volume is exported or used.")
     ResponseEntity<Volume> renameVolume(@PathVariable String pool, @PathVariable String name,
                                         @Valid @RequestBody RenameVolume body) {
-        VolumeView renamed = volumes.rename(pool, name, body.newName());
+        VolumeView renamed = thinPools.isThin(pool)
+                ? thinVolumes.change(pool, name, VolumeChange.rename(body.newName())).volume()
+                : volumes.rename(pool, name, body.newName());
         return ResponseEntity.ok().location(location(renamed)).body(Volume.of(renamed));
     }
 
@@ -114,7 +129,11 @@ class VolumeController {
     void deleteVolume(@PathVariable String pool, @PathVariable String name,
                       @Parameter(description = "Also remove its exports") @RequestParam(defaultValue = "false")
                       boolean force) {
-        volumes.delete(pool, name, force);
+        if (thinPools.isThin(pool)) {
+            thinVolumes.delete(pool, name, force);
+        } else {
+            volumes.delete(pool, name, force);
+        }
     }
 
     private static URI location(VolumeView v) {

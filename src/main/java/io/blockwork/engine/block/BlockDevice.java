@@ -26,6 +26,18 @@ public interface BlockDevice {
     IoCounters counters();
 
     /**
+     * Describes what {@code [offset, offset+length)} holds (SEEK_DATA/SEEK_HOLE, NBD's
+     * {@code base:allocation}): appends runs covering exactly that range to {@code out}, unless
+     * {@code out} {@link Extents#stopped() stops} first. A device never reports a {@link
+     * Allocation#HOLE} where a write that completed before the call left data; where it cannot
+     * tell exactly it reports {@link Allocation#DATA}, which is what this default does. The range
+     * must lie inside the device. May block briefly (a file's extent lookup); never waits for I/O.
+     */
+    default void allocation(long offset, long length, Extents out) {
+        out.add(length, Allocation.DATA);
+    }
+
+    /**
      * The device's accounting behind {@link #counters}: latency histograms too. Devices that keep
      * none return {@link IoStats#NONE}.
      */

@@ -6,6 +6,7 @@ import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.CacheFlusher;
 import io.blockwork.engine.block.DeadlineScheduler;
 import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.IoTimer;
 import io.blockwork.engine.block.Plug;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 
 /**
@@ -52,6 +55,13 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     private volatile LatencyModel latency;
     private volatile DiskFaults faults = DiskFaults.NONE;
     private final boolean writeback;
+    /**
+     * Writeback memory disks only (the power cut's model), else null. A media operation takes the
+     * read lock from its fault check to the medium's change, {@link #powerCut} the write lock: an
+     * operation that passed its check before the power failed has finished before the cut, so no
+     * flush or FUA write completes OK after the cut has thrown its data away.
+     */
+    private final ReentrantReadWriteLock power;
 
     public Disk(String name, Medium medium, DiskConfig config, DeadlineScheduler timer) {
         super(name);
@@ -63,6 +73,7 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         this.latency = config.latency();
         this.slots = new QueueSlots(config.queueDepth());
         this.flusher = CacheFlusher.create(config.flushMerging(), this::mediaFlush);
+        this.power = writeback && medium instanceof MemoryMedium ? new ReentrantReadWriteLock() : null;
     }
 
     public static Disk memory(String name, long size, DiskConfig config) {
@@ -160,6 +171,19 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     }
 
     private IoStatus perform(Bio bio) {
+        Lock l = power == null ? null : power.readLock();
+        if (l == null) {
+            return performUnderPower(bio);
+        }
+        l.lock();
+        try {
+            return performUnderPower(bio);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private IoStatus performUnderPower(Bio bio) {
         DiskFaults f = faults;
         if (f.any() && (bio.op() == BioOp.READ ? f.failReads() : f.failWrites())) {
             return IoStatus.IO_ERROR;
@@ -204,15 +228,23 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
     /** One media flush: the strategy decides how many of these the flush requests cost. */
     private void mediaFlush(Consumer<IoStatus> done) {
         Runnable run = () -> {
+            Lock l = power == null ? null : power.readLock();
+            if (l != null) {
+                l.lock();
+            }
             IoStatus status = IoStatus.OK;
-            if (faults.failFlushes()) {
-                status = IoStatus.IO_ERROR;
-            } else {
-                try {
-                    medium.flush();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, () -> name() + ": flush failed", e);
+            try {
+                if (faults.failFlushes()) {
                     status = IoStatus.IO_ERROR;
+                } else {
+                    medium.flush();
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, () -> name() + ": flush failed", e);
+                status = IoStatus.IO_ERROR;
+            } finally {
+                if (l != null) {
+                    l.unlock();
                 }
             }
             long delay = latency.sampleFlush();
@@ -230,6 +262,12 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         }
     }
 
+    /** The medium's answer: a disk keeps no cache apart from its medium's. */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        medium.allocation(offset, length, out);
+    }
+
     /* ---- Management ---- */
 
     /** Drops every write that is not durable (memory media with a writeback cache). */
@@ -237,7 +275,12 @@ public final class Disk extends AbstractBlockDevice implements PlugTarget {
         if (!writeback || !(medium instanceof MemoryMedium)) {
             throw new UnsupportedOperationException("a power cut is modelled only on writeback memory disks");
         }
-        medium.powerCut();
+        power.writeLock().lock();
+        try {
+            medium.powerCut();
+        } finally {
+            power.writeLock().unlock();
+        }
     }
 
     public void latency(LatencyModel model) {

@@ -1,5 +1,7 @@
 package io.blockwork.engine.disk;
 
+import io.blockwork.engine.block.Allocation;
+import io.blockwork.engine.block.Extents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -24,11 +26,16 @@ public final class FileMedium implements Medium {
     private final Path path;
     private final long size;
     private final FileChannel channel;
+    private final boolean writethrough;
+    /** lseek(SEEK_DATA/SEEK_HOLE) and hole punching, or null where the platform does not offer them. */
+    private final NativeFile extents;
 
-    private FileMedium(Path path, long size, FileChannel channel) {
+    private FileMedium(Path path, long size, FileChannel channel, CacheMode cache) {
         this.path = path;
         this.size = size;
         this.channel = channel;
+        this.writethrough = cache == CacheMode.WRITETHROUGH;
+        this.extents = NativeFile.open(path);
     }
 
     /** Creates the file, sparse, at {@code size} bytes; fails if it exists. */
@@ -36,11 +43,12 @@ public final class FileMedium implements Medium {
         try {
             Files.createDirectories(path.toAbsolutePath().getParent());
             FileChannel ch = FileChannel.open(path, options(cache, StandardOpenOption.CREATE_NEW));
-            ch.truncate(size);
-            if (ch.size() < size) {
-                ch.write(ByteBuffer.allocate(1), size - 1);
+            // ftruncate extends without allocating (FileChannel.truncate only shrinks), so the file
+            // starts as one hole.
+            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(path.toFile(), "rw")) {
+                f.setLength(size);
             }
-            return new FileMedium(path, size, ch);
+            return new FileMedium(path, size, ch, cache);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + path, e);
         }
@@ -55,7 +63,7 @@ public final class FileMedium implements Medium {
                 ch.close();
                 throw new IllegalStateException(path + " is " + actual + " bytes, expected " + size);
             }
-            return new FileMedium(path, size, ch);
+            return new FileMedium(path, size, ch, cache);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open " + path, e);
         }
@@ -110,14 +118,50 @@ public final class FileMedium implements Medium {
         }
     }
 
+    /**
+     * The file system's own answer (SEEK_DATA/SEEK_HOLE), which covers the page cache: exact to
+     * its block size, and data everywhere where it cannot be asked.
+     */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        if (extents == null) {
+            out.add(length, Allocation.DATA);
+            return;
+        }
+        long end = offset + length;
+        long pos = offset;
+        while (pos < end) {
+            long data = extents.seek(pos, true, end);
+            if (data < 0) {
+                out.add(end - pos, Allocation.DATA);
+                return;
+            }
+            if (!out.add(data - pos, Allocation.HOLE) || data >= end) {
+                return;
+            }
+            long hole = extents.seek(data, false, end);
+            long dataEnd = hole < 0 ? end : hole;
+            if (!out.add(dataEnd - data, Allocation.DATA)) {
+                return;
+            }
+            pos = dataEnd;
+        }
+    }
+
+    /** Punches a hole where the file system can (reads return zeros, the space is freed), else writes zeros. */
     @Override
     public void discard(long offset, long length) {
-        // The JDK cannot punch holes; zeroes keep the read-back promise.
         writeZeroes(offset, length);
     }
 
     @Override
     public void writeZeroes(long offset, long length) {
+        if (extents != null && extents.punchHole(offset, length)) {
+            if (writethrough) {
+                flush(); // DSYNC covers the channel's writes, not our descriptor's
+            }
+            return;
+        }
         long done = 0;
         while (done < length) {
             int n = (int) Math.min(ZERO_CHUNK, length - done);
@@ -162,6 +206,9 @@ public final class FileMedium implements Medium {
 
     @Override
     public void close() {
+        if (extents != null) {
+            extents.close();
+        }
         try {
             channel.close();
         } catch (IOException e) {

@@ -1,5 +1,7 @@
 package io.blockwork.engine.disk;
 
+import io.blockwork.engine.block.Allocation;
+import io.blockwork.engine.block.Extents;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -22,6 +24,14 @@ public interface Medium extends AutoCloseable {
     void discard(long offset, long length);
 
     void writeZeroes(long offset, long length);
+
+    /**
+     * What the range holds (see {@link io.blockwork.engine.block.BlockDevice#allocation}); the
+     * default cannot tell and reports data.
+     */
+    default void allocation(long offset, long length, Extents out) {
+        out.add(length, Allocation.DATA);
+    }
 
     /** Makes every write that returned before this call durable. */
     void flush();

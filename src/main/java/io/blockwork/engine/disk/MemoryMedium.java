@@ -2,6 +2,8 @@ package io.blockwork.engine.disk;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
+import io.blockwork.engine.block.Allocation;
+import io.blockwork.engine.block.Extents;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -97,6 +99,27 @@ public final class MemoryMedium implements Medium {
                 }
             }
             done += n;
+        }
+    }
+
+    /**
+     * Present pages are data, absent ones holes: exact, since the page table is what reads see
+     * (a page whose write completed is in the table; discarding or zeroing a whole page frees it).
+     */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        long end = offset + length;
+        long pos = offset;
+        boolean present = pages.get(pos >>> SHIFT) != null;
+        while (pos < end) {
+            long lastPage = ((end - 1) >>> SHIFT) + 1;
+            long next = pages.next((pos >>> SHIFT) + 1, lastPage, !present);
+            long runEnd = Math.min(end, next << SHIFT);
+            if (!out.add(runEnd - pos, present ? Allocation.DATA : Allocation.HOLE)) {
+                return;
+            }
+            pos = runEnd;
+            present = !present;
         }
     }
 

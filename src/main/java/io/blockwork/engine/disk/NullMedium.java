@@ -1,5 +1,7 @@
 package io.blockwork.engine.disk;
 
+import io.blockwork.engine.block.Allocation;
+import io.blockwork.engine.block.Extents;
 import java.lang.foreign.MemorySegment;
 
 /** null_blk: writes vanish, reads return zeros, nothing is stored. */
@@ -33,6 +35,11 @@ public final class NullMedium implements Medium {
     @Override
     public void writeZeroes(long offset, long length) {
         // nothing stored
+    }
+
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        out.add(length, Allocation.HOLE);
     }
 
     @Override

@@ -88,6 +88,39 @@ final class PageTable {
         }
     }
 
+    /**
+     * The first index in {@code [from, to)} whose page is {@code present} (or absent), else
+     * {@code to}; empty subtrees are skipped whole.
+     */
+    long next(long from, long to, boolean present) {
+        long i = from;
+        while (i < to) {
+            var mid = root.get((int) (i >>> (2 * FAN_SHIFT)));
+            if (mid == null) {
+                if (!present) {
+                    return i;
+                }
+                i = ((i >>> (2 * FAN_SHIFT)) + 1) << (2 * FAN_SHIFT);
+                continue;
+            }
+            var leaf = mid.get((int) (i >>> FAN_SHIFT) & FAN_MASK);
+            if (leaf == null) {
+                if (!present) {
+                    return i;
+                }
+                i = ((i >>> FAN_SHIFT) + 1) << FAN_SHIFT;
+                continue;
+            }
+            long leafEnd = Math.min(to, ((i >>> FAN_SHIFT) + 1) << FAN_SHIFT);
+            for (; i < leafEnd; i++) {
+                if ((leaf.get((int) i & FAN_MASK) != null) == present) {
+                    return i;
+                }
+            }
+        }
+        return to;
+    }
+
     private AtomicReferenceArray<byte[]> leafFor(long index) {
         int r = (int) (index >>> (2 * FAN_SHIFT));
         var mid = root.get(r);

@@ -5,6 +5,7 @@ import io.blockwork.engine.block.DeadlineScheduler;
 import io.blockwork.engine.block.IoTimer;
 import io.blockwork.engine.dm.snapshot.SnapshotConfig;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
+import io.blockwork.engine.dm.thin.ThinConfig;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -19,9 +20,10 @@ import java.util.function.LongSupplier;
  * @param batchDispatch how worker-driven targets (the mirror's worker and region copier) release
  *        their batches of bios: {@code explicit} (default) or {@code timer} (seed 003)
  * @param snapshots the origin registry and snapshot settings (seed 004's locking strategy)
+ * @param thin the thin-pool registry and thin-pool settings
  */
 public record DmConfig(TargetRegistry registry, DeadlineScheduler timer, LongSupplier clock, EmptyFlush emptyFlush,
-                       BatchDispatch.Kind batchDispatch, SnapshotConfig snapshots) {
+                       BatchDispatch.Kind batchDispatch, SnapshotConfig snapshots, ThinConfig thin) {
 
     public DmConfig {
         Objects.requireNonNull(registry, "registry");
@@ -30,36 +32,41 @@ public record DmConfig(TargetRegistry registry, DeadlineScheduler timer, LongSup
         Objects.requireNonNull(emptyFlush, "emptyFlush");
         Objects.requireNonNull(batchDispatch, "batchDispatch");
         Objects.requireNonNull(snapshots, "snapshots");
+        Objects.requireNonNull(thin, "thin");
     }
 
-    /** The production defaults around {@code registry}, with a fresh origin registry. */
+    /** The production defaults around {@code registry}, with a fresh origin registry and pool registry. */
     public static DmConfig of(TargetRegistry registry) {
         return new DmConfig(registry, IoTimer.shared(), System::nanoTime, EmptyFlush.PER_DEVICE,
-                BatchDispatch.Kind.EXPLICIT, SnapshotConfig.defaults());
+                BatchDispatch.Kind.EXPLICIT, SnapshotConfig.defaults(), ThinConfig.defaults());
     }
 
     public DmConfig withTimer(DeadlineScheduler t) {
-        return new DmConfig(registry, t, clock, emptyFlush, batchDispatch, snapshots);
+        return new DmConfig(registry, t, clock, emptyFlush, batchDispatch, snapshots, thin);
     }
 
     public DmConfig withClock(LongSupplier c) {
-        return new DmConfig(registry, timer, c, emptyFlush, batchDispatch, snapshots);
+        return new DmConfig(registry, timer, c, emptyFlush, batchDispatch, snapshots, thin);
     }
 
     public DmConfig withEmptyFlush(EmptyFlush strategy) {
-        return new DmConfig(registry, timer, clock, strategy, batchDispatch, snapshots);
+        return new DmConfig(registry, timer, clock, strategy, batchDispatch, snapshots, thin);
     }
 
     public DmConfig withBatchDispatch(BatchDispatch.Kind kind) {
-        return new DmConfig(registry, timer, clock, emptyFlush, kind, snapshots);
+        return new DmConfig(registry, timer, clock, emptyFlush, kind, snapshots, thin);
     }
 
     public DmConfig withRegistry(TargetRegistry r) {
-        return new DmConfig(r, timer, clock, emptyFlush, batchDispatch, snapshots);
+        return new DmConfig(r, timer, clock, emptyFlush, batchDispatch, snapshots, thin);
     }
 
     public DmConfig withSnapshots(SnapshotConfig s) {
-        return new DmConfig(registry, timer, clock, emptyFlush, batchDispatch, s);
+        return new DmConfig(registry, timer, clock, emptyFlush, batchDispatch, s, thin);
+    }
+
+    public DmConfig withThin(ThinConfig t) {
+        return new DmConfig(registry, timer, clock, emptyFlush, batchDispatch, snapshots, t);
     }
 
     /** The same origin registry; snapshots created with the result use {@code kind} ({@code fine} or {@code global}). */

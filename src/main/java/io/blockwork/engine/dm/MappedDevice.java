@@ -4,7 +4,9 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.Plug;
 import java.time.Duration;
 import java.util.Collection;
@@ -502,6 +504,32 @@ public final class MappedDevice extends AbstractBlockDevice {
     public List<TargetStatus> status(StatusType type) {
         Table t = io.live();
         return t == null ? List.of() : t.status(type);
+    }
+
+    /**
+     * Asks each live target covering the range (a target that cannot tell reports data). A write
+     * that completed went through a table whose mapping the live one keeps, or replaced, with the
+     * data where the live one points (a manager's swap moves data before it swaps).
+     */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        Table t = io.live();
+        if (t == null) {
+            out.add(length, Allocation.DATA);
+            return;
+        }
+        long end = offset + length;
+        long pos = offset;
+        while (pos < end && !out.stopped()) {
+            Table.Entry e = t.find(pos);
+            if (e == null) {
+                out.add(end - pos, Allocation.DATA);
+                return;
+            }
+            long pieceEnd = Math.min(end, e.endBytes());
+            e.target().allocation(pos - e.startBytes(), pieceEnd - pos, out);
+            pos = pieceEnd;
+        }
     }
 
     /** The live table, or null. */

@@ -70,6 +70,10 @@ public final class Table {
             return startBytes;
         }
 
+        long endBytes() {
+            return endBytes;
+        }
+
         /** Where a bio starting at device byte {@code offset} must end at the latest: the target's end or its next chunk boundary. */
         long pieceEnd(long offset) {
             if (chunkBytes == 0) {
@@ -167,7 +171,7 @@ public final class Table {
         }
         Target target;
         try {
-            target = type.construct(new TargetContext(line.start(), line.length(), config, owner),
+            target = type.construct(new TargetContext(line.start(), line.length(), config, owner, self),
                     new TargetArgs(line.args(), lookup));
         } catch (TargetException e) {
             throw new TableException(n, type.name() + ": " + e.getMessage());

@@ -1,6 +1,8 @@
 package io.blockwork.engine.dm;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import java.util.List;
 
@@ -63,6 +65,16 @@ public interface Target {
 
     /** The areas of underlying devices this target uses, in argument order. */
     List<DeviceRange> devices();
+
+    /**
+     * What {@code [offset, offset+length)} of the target holds, offsets relative to the target's
+     * start (see {@link io.blockwork.engine.block.BlockDevice#allocation}): a target that passes
+     * reads to a fixed place asks that place; one that cannot tell exactly reports data (the
+     * default). Any thread; must not wait for I/O.
+     */
+    default void allocation(long offset, long length, Extents out) {
+        out.add(length, Allocation.DATA);
+    }
 
     /** How many empty flush bios one flush of the table sends through this target; 0 for none. */
     default int numFlushBios() {

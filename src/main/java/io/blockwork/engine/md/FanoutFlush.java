@@ -44,7 +44,11 @@ final class FanoutFlush implements ArrayFlush {
 
         @Override
         public void done(Bio flush) {
-            parent.endio(flush.status().ok() ? IoStatus.OK : array.memberFlushFailed((Member) flush.context()));
+            if (flush.status().ok()) {
+                parent.endio(IoStatus.OK);
+            } else {
+                array.memberFlushFailed((Member) flush.context(), parent::endio);
+            }
         }
     }
 }

@@ -2,7 +2,7 @@ package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
-import java.util.List;
+import io.blockwork.engine.block.Extents;
 
 /**
  * md's linear personality: members one after another. Each member contributes its size rounded
@@ -13,18 +13,22 @@ import java.util.List;
 final class Linear implements Personality {
 
     private final BlockDevice[] devices;
+    private final long[] offsets;
     /** {@code starts[i]} is where member i begins in the array; {@code starts[n]} the array size. */
     private final long[] starts;
     private final long rounding;
 
-    Linear(List<? extends BlockDevice> members, long rounding, int blockSize) {
-        this.devices = members.toArray(BlockDevice[]::new);
+    Linear(Member[] members, long rounding, int blockSize) {
+        this.devices = new BlockDevice[members.length];
+        this.offsets = new long[members.length];
         this.rounding = rounding;
-        this.starts = new long[devices.length + 1];
+        this.starts = new long[members.length + 1];
         long unit = Math.max(rounding, blockSize);
-        for (int i = 0; i < devices.length; i++) {
-            long usable = devices[i].sizeBytes() / unit * unit;
-            if (usable == 0) {
+        for (int i = 0; i < members.length; i++) {
+            devices[i] = members[i].device();
+            offsets[i] = members[i].dataOffset();
+            long usable = members[i].dataBytes() / unit * unit;
+            if (usable <= 0) {
                 throw new MdArgumentException("members[" + i + "]", devices[i].name() + " is smaller than one " + unit + "-byte unit");
             }
             starts[i + 1] = starts[i] + usable;
@@ -59,7 +63,7 @@ final class Linear implements Personality {
     public void submit(Bio bio) {
         int i = memberAt(bio.offset());
         if (bio.end() <= starts[i + 1]) {
-            devices[i].submit(bio.remap(bio.offset() - starts[i]));
+            devices[i].submit(bio.remap(offsets[i] + bio.offset() - starts[i]));
             bio.endio();
             return;
         }
@@ -70,10 +74,21 @@ final class Linear implements Personality {
                 i++;
             }
             long len = Math.min(bio.length() - done, starts[i + 1] - at);
-            devices[i].submit(bio.split(done, len, at - starts[i]));
+            devices[i].submit(bio.split(done, len, offsets[i] + at - starts[i]));
             done += len;
         }
         bio.endio();
+    }
+
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        int i = memberAt(offset);
+        long end = offset + length;
+        for (long pos = offset; pos < end && !out.stopped(); i++) {
+            long len = Math.min(end, starts[i + 1]) - pos;
+            devices[i].allocation(pos - starts[i], len, out);
+            pos += len;
+        }
     }
 
     private int memberAt(long offset) {
@@ -98,5 +113,16 @@ final class Linear implements Personality {
     @Override
     public String mdstatGeometry() {
         return " " + rounding / 1024 + "k rounding";
+    }
+
+    /** The part of {@code m} this array uses (its size rounded down), for the superblock. */
+    @Override
+    public long recordedDataBytes(Member m) {
+        for (int i = 0; i < devices.length; i++) {
+            if (devices[i] == m.device()) {
+                return starts[i + 1] - starts[i];
+            }
+        }
+        return m.dataBytes();
     }
 }

@@ -2,7 +2,9 @@ package io.blockwork.engine.md;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.AbstractBlockDevice;
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeviceLimits;
@@ -10,6 +12,11 @@ import io.blockwork.engine.block.IoCounters;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.event.EngineEvent;
 import io.blockwork.engine.event.EngineListener;
+import io.blockwork.engine.md.metadata.Examination;
+import io.blockwork.engine.md.metadata.MdUuid;
+import io.blockwork.engine.md.metadata.MemberLayout;
+import io.blockwork.engine.md.metadata.Superblock;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
@@ -28,15 +35,20 @@ import java.util.function.Function;
  * <p>The I/O path: the block core has checked and split the bio at the personality's boundary;
  * {@link #dispatch} refuses I/O on an inactive array, hands FLUSH and PREFLUSH to the array's
  * {@link ArrayFlush} strategy, and everything else to the personality. Members are any block
- * devices, used from offset 0 (md's data offset is 0 here: there is no superblock on the members,
- * the service keeps the configuration).
+ * devices. Without metadata they are used from offset 0 and whoever keeps the configuration
+ * (the service's database) is the only record; with v1.2 metadata each carries md's superblock
+ * and the data starts at mdadm's data offset, and {@link MemberSuperblocks} records every change
+ * on the members themselves ({@link MdAssembly} reads them back).
  *
  * <p>An array becomes inactive when some data has no in-sync copy left (it then fails all I/O,
  * and {@link MdDetail#inactiveReason()} says why) or when it is stopped.
  *
- * <p>Size note: over 400 lines because mdadm's management operations (fail, remove, add, replace,
- * re-add, sync actions, stop) all change the member table under the array's one lock; the level
- * maths lives in the personalities and the sync loop in {@link SyncDaemon}.
+ * <p>Size note: over 400 lines because it is the array's core, md.c's part of md — the three ways
+ * an array comes to be (create, assemble from a stored configuration, assemble from superblocks via
+ * {@link MdAssembly}), dispatch, mdadm's management calls (fail, remove, add, replace, re-add,
+ * sync actions, stop) changing the member table under the array's one lock, and status.
+ * Everything with a life of its own is elsewhere: the levels, {@link MemberSet},
+ * {@link MemberSuperblocks}, {@link SyncDaemon}, the flush strategies.
  */
 public final class MdArray extends AbstractBlockDevice {
 
@@ -50,6 +62,10 @@ public final class MdArray extends AbstractBlockDevice {
     private final ArrayFlush flush;
     /** Null for linear and raid0. */
     private final SyncDaemon daemon;
+    /** The superblocks and bitmap; {@link ArrayMetadata#NONE} without metadata. */
+    private final ArrayMetadata metadata;
+    /** Where joining members' data starts (md's data_offset); 0 without metadata. */
+    private final long dataOffset;
     private volatile String stopReason;
     /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
     private volatile Runnable changeListener = () -> {};
@@ -60,36 +76,47 @@ public final class MdArray extends AbstractBlockDevice {
     private long writesSeen;
     private long writesChangedNanos;
 
-    private MdArray(MdArraySpec spec, List<? extends BlockDevice> slots, long memberBytes, boolean clean,
-                    BlockDevice journal, boolean replay) {
+    /**
+     * @param setup how the superblocks start; null without metadata
+     * @param journal raid4/5/6's write journal device, or null
+     * @param replay the journal's records are replayed (assembly) rather than formatted (create)
+     */
+    MdArray(MdArraySpec spec, MemberSet members, long memberBytes, boolean clean, MemberSuperblocks.Setup setup,
+            BlockDevice journal, boolean replay) {
         super(spec.name());
         this.spec = spec;
-        List<BlockDevice> present = slots.stream().filter(Objects::nonNull).map(BlockDevice.class::cast).toList();
-        int lbs = present.stream().mapToInt(d -> d.limits().logicalBlockSize()).max().orElseThrow();
-        long smallest = memberBytes > 0 ? memberBytes : present.stream().mapToLong(BlockDevice::sizeBytes).min().orElseThrow();
-        this.members = new MemberSet(spec.level(), slots);
+        this.members = members;
+        Member[] slots = members.table().slots();
+        List<Member> present = java.util.Arrays.stream(slots).filter(Objects::nonNull).toList();
+        int lbs = present.stream().mapToInt(m -> m.device().limits().logicalBlockSize()).max().orElseThrow();
+        long smallest = memberBytes > 0 ? memberBytes : present.stream().mapToLong(Member::dataBytes).min().orElseThrow();
         this.personality = switch (spec.level()) {
             case LINEAR -> new Linear(slots, spec.chunkBytes(), lbs);
             case RAID0 -> new Raid0(slots, spec.chunkBytes());
-            case RAID1 -> new Raid1(members, slots.size(), smallest, clean);
-            case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.size(), spec.chunkBytes() >>> 9,
+            case RAID1 -> new Raid1(members, slots.length, smallest, clean);
+            case RAID10 -> new Raid10(members, Raid10Geometry.of(spec.layout(), slots.length, spec.chunkBytes() >>> 9,
                     smallest >>> 9), clean, spec.strategies().barrier());
             case RAID4, RAID5, RAID6 -> new Raid5(members, ParityGeometry.of(spec.level(), spec.parity().layout(),
-                    slots.size(), spec.chunkBytes(), smallest), clean, spec.parity().stripeCacheSize(), journal);
+                    slots.length, spec.chunkBytes(), smallest), clean, spec.parity().stripeCacheSize(), journal);
         };
         if (journal != null && !(personality instanceof Raid5)) {
             throw new MdArgumentException("journal", "only raid4/5/6 have a write journal, not " + spec.level().label());
         }
-        for (int i = 0; i < slots.size(); i++) {
-            BlockDevice d = slots.get(i);
-            if (d != null && spec.level() != MdLevel.LINEAR && d.sizeBytes() < personality.usedMemberBytes()) {
-                throw new MdArgumentException("members[" + i + "]", d.name() + " has " + d.sizeBytes()
-                        + " bytes; the array uses " + personality.usedMemberBytes() + " of each member");
+        if (journal != null && setup != null) {
+            throw new MdArgumentException("journal", "a write journal goes with metadata none here: md records the journal"
+                    + " device in the superblocks, which Blockwork does not write yet");
+        }
+        for (int i = 0; i < slots.length; i++) {
+            Member m = slots[i];
+            if (m != null && spec.level() != MdLevel.LINEAR && m.dataBytes() < personality.usedMemberBytes()) {
+                throw new MdArgumentException("members[" + i + "]", m.name() + " has " + m.dataBytes() + " bytes"
+                        + (m.dataOffset() > 0 ? " after its data offset" : "") + "; the array uses "
+                        + personality.usedMemberBytes() + " of each member");
             }
         }
         DeviceLimits l = DeviceLimits.of(lbs);
-        for (BlockDevice d : present) {
-            l = l.stack(d.limits());
+        for (Member m : present) {
+            l = l.stack(m.device().limits());
         }
         if (personality instanceof Raid5 r5) {
             l = l.withMaxIo(Math.max(l.maxIoBytes(), r5.maxIoBytes()));
@@ -98,8 +125,9 @@ public final class MdArray extends AbstractBlockDevice {
         this.flush = ArrayFlush.create(spec.strategies().flush(), this);
         members.survivalRule(personality::survives);
         if (personality instanceof Raid5 r5 && r5.journal != null) {
+            List<BlockDevice> devices = java.util.Arrays.stream(slots).map(m -> m == null ? null : m.device()).toList();
             if (replay) {
-                r5.journal.replay(slots);
+                r5.journal.replay(devices);
             } else {
                 r5.journal.format();
             }
@@ -107,17 +135,29 @@ public final class MdArray extends AbstractBlockDevice {
         this.daemon = personality instanceof Redundancy r
                 ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, this::changed, this::publish)
                 : null;
+        this.dataOffset = setup == null ? 0 : setup.dataOffset();
+        this.metadata = setup == null ? ArrayMetadata.NONE : MemberSuperblocks.of(spec, members, personality, setup);
+        if (personality instanceof Redundancy r) {
+            r.metadata(metadata);
+        }
+        if (setup != null) {
+            members.placement(d -> new MemberSet.Placement(dataOffset, MdUuid.random()));
+        }
         members.onFailure(member -> {
             wakeDaemon();
             changed();
             publish(name -> new EngineEvent.MemberFailed(name, member.name(), member.faultReason(), false));
         });
+        if (metadata instanceof MemberSuperblocks s) {
+            members.onChange(s::wake);
+        }
         this.writesChangedNanos = System.nanoTime() - SAFE_MODE_NANOS;
     }
 
     /**
      * {@code mdadm --create}: a new array over {@code members} in slot order. Redundant levels
-     * start with a resync unless the spec assumes the members clean.
+     * start with a resync unless the spec assumes the members clean. With v1.2 metadata every
+     * member gets its superblock (and the bitmap) before this returns.
      */
     public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members) {
         return create(spec, members, null);
@@ -136,8 +176,30 @@ public final class MdArray extends AbstractBlockDevice {
                                  EngineListener listener) {
         checkMembers(spec.level(), members, false);
         checkJournal(journal, members);
-        MdArray array = new MdArray(spec, members, 0, spec.assumeClean(), journal, false);
+        if (!spec.metadata().present()) {
+            MdArray array = new MdArray(spec, new MemberSet(spec.level(), members), 0, spec.assumeClean(), null, journal,
+                    false);
+            array.listen(listener);
+            array.startDaemon();
+            return array;
+        }
+        long chunkSectors = spec.level() == MdLevel.RAID1 ? 0 : spec.chunkBytes() >>> 9;
+        long dataOffset = MemberLayout.defaultDataOffset(members.getFirst().sizeBytes() >>> 9, chunkSectors) << 9;
+        Member[] slots = new Member[members.size()];
+        for (int i = 0; i < slots.length; i++) {
+            BlockDevice d = members.get(i);
+            if (d.sizeBytes() <= dataOffset) {
+                throw new MdArgumentException("members[" + i + "]", d.name() + " has " + d.sizeBytes() + " bytes; md's v1.2"
+                        + " metadata puts the data " + dataOffset + " bytes in, so a member needs more (or use metadata none)");
+            }
+            slots[i] = new Member(d, i, MemberState.IN_SYNC, i, dataOffset, MdUuid.random());
+        }
+        boolean clean = spec.assumeClean() || !spec.level().redundant();
+        MdArray array = new MdArray(spec, new MemberSet(spec.level(), slots, new Member[slots.length], List.of(), slots.length),
+                0, spec.assumeClean(), new MemberSuperblocks.Setup(spec.name(), Superblock.packTime(Instant.now()), dataOffset,
+                        0, clean, null, null, 0, 0), journal, false);
         array.listen(listener);
+        array.startMetadata();
         array.startDaemon();
         return array;
     }
@@ -172,7 +234,8 @@ public final class MdArray extends AbstractBlockDevice {
         checkMembers(spec.level(), slots, true);
         checkJournal(journal, slots);
         // A parity array assembled dirty resyncs (and, degraded, refuses to rebuild unsynced stripes).
-        MdArray array = new MdArray(spec, slots, memberBytes, !spec.level().parity() || spec.assumeClean(), journal, true);
+        MdArray array = new MdArray(spec, new MemberSet(spec.level(), slots), memberBytes,
+                !spec.level().parity() || spec.assumeClean(), null, journal, true);
         array.listen(listener);
         if (array.inactiveReason() == null) {
             for (BlockDevice spare : spares) {
@@ -181,6 +244,13 @@ public final class MdArray extends AbstractBlockDevice {
         }
         array.startDaemon();
         return array;
+    }
+
+    /** Writes the first superblocks; the array then records its own changes. */
+    void startMetadata() {
+        if (metadata instanceof MemberSuperblocks s) {
+            s.start();
+        }
     }
 
     private static void checkMembers(MdLevel level, List<? extends BlockDevice> devices, boolean allowMissing) {
@@ -210,7 +280,7 @@ public final class MdArray extends AbstractBlockDevice {
         }
     }
 
-    private void startDaemon() {
+    void startDaemon() {
         if (daemon != null) {
             daemon.start();
         }
@@ -226,6 +296,15 @@ public final class MdArray extends AbstractBlockDevice {
             flush.submit(bio);
         } else {
             personality.submit(bio);
+        }
+    }
+
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        if (members.lostReason() != null || stopReason != null) {
+            out.add(length, Allocation.DATA); // reads fail: nothing to promise
+        } else {
+            personality.allocation(offset, length, out);
         }
     }
 
@@ -260,12 +339,17 @@ public final class MdArray extends AbstractBlockDevice {
         return personality instanceof Raid5 r5 && r5.journal != null ? r5.journal.status() : null;
     }
 
-    /** A member's flush failed: status for the parent flush (the flush strategies' shared rule). */
-    IoStatus memberFlushFailed(Member m) {
+    /**
+     * A member's flush failed (the flush strategies' shared rule): the member is failed, and
+     * {@code done} gets the parent flush's status once the failure is recorded on the survivors.
+     */
+    void memberFlushFailed(Member m, java.util.function.Consumer<IoStatus> done) {
         if (!spec.level().redundant()) {
-            return IoStatus.IO_ERROR;
+            done.accept(IoStatus.IO_ERROR);
+            return;
         }
-        return members.failed(m, "flush error") ? IoStatus.OK : IoStatus.IO_ERROR;
+        IoStatus status = members.failed(m, "flush error") ? IoStatus.OK : IoStatus.IO_ERROR;
+        metadata.afterFailuresRecorded(() -> done.accept(status));
     }
 
     private long userRequests() {
@@ -311,11 +395,41 @@ public final class MdArray extends AbstractBlockDevice {
         wakeDaemon();
     }
 
-    /** {@code mdadm --re-add}: a former member returns to its old slot; without a bitmap it is rebuilt in full. */
-    public void reAdd(BlockDevice device) {
+    /**
+     * {@code mdadm --re-add}: a former member returns to its old slot. Without metadata the slot
+     * is the one it left since the array started, and it is rebuilt in full. With metadata its
+     * superblock says which slot it filled; it is rebuilt through the write-intent bitmap when the
+     * bitmap still holds every write it missed, else in full; a device whose superblock does not
+     * place it in an empty slot of this array is refused (add it as a spare instead).
+     *
+     * @return how it is rebuilt: {@code "bitmap"} or {@code "full"}
+     */
+    public String reAdd(BlockDevice device) {
         checkJoiner(device);
-        members.reAdd(device);
+        if (!spec.metadata().present()) {
+            members.reAdd(device);
+            wakeDaemon();
+            return "full";
+        }
+        Examination e = Examination.of(device);
+        Superblock sb = e.sb();
+        if (!e.usable()) {
+            throw new MdStateException("device", device.name() + " cannot be re-added: " + e.problem() + "; add it as a spare");
+        }
+        if (!sb.arrayUuid().equals(spec.metadata().uuid())) {
+            throw new MdStateException("device", device.name() + " belongs to array " + sb.arrayUuid() + " ('" + sb.shortName()
+                    + "'), not this one; add it as a spare");
+        }
+        int slot = sb.ownRole();
+        if (!Superblock.isSlot(slot)) {
+            throw new MdStateException("device", device.name() + " was a spare or failed here; add it as a spare");
+        }
+        var bitmap = metadata.bitmap();
+        boolean wasInSync = !sb.has(Superblock.FEATURE_RECOVERY_OFFSET) || sb.has(Superblock.FEATURE_RECOVERY_BITMAP);
+        boolean throughBitmap = bitmap != null && wasInSync && sb.events() >= bitmap.superblock().eventsCleared();
+        members.reAdd(device, slot, sb.devNumber(), new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()), throughBitmap);
         wakeDaemon();
+        return throughBitmap ? "bitmap" : "full";
     }
 
     private void checkJoiner(BlockDevice device) {
@@ -336,9 +450,9 @@ public final class MdArray extends AbstractBlockDevice {
             throw new MdArgumentException("device", device.name() + " has " + device.limits().logicalBlockSize()
                     + "-byte blocks, larger than the array's " + limits.logicalBlockSize());
         }
-        if (device.sizeBytes() < personality.usedMemberBytes()) {
+        if (device.sizeBytes() - dataOffset < personality.usedMemberBytes()) {
             throw new MdArgumentException("device", device.name() + " has " + device.sizeBytes() + " bytes; each member needs "
-                    + personality.usedMemberBytes());
+                    + (personality.usedMemberBytes() + dataOffset) + (dataOffset > 0 ? " (data offset included)" : ""));
         }
     }
 
@@ -382,11 +496,29 @@ public final class MdArray extends AbstractBlockDevice {
         return daemon;
     }
 
-    /** Stops the array ({@code mdadm --stop}): the daemon ends, all further I/O fails. */
+    /**
+     * Stops the array ({@code mdadm --stop}): the daemon ends, all further I/O fails, and the
+     * superblocks record the array clean once the writes in flight have ended.
+     */
     public void stop() {
         stopReason = "stopped";
         if (daemon != null) {
             daemon.stop();
+        }
+        metadata.stop();
+    }
+
+    /**
+     * Stops the array as a process kill would leave its members: no further I/O, and nothing more
+     * written, not even the clean round. For crash tests.
+     */
+    void kill() {
+        stopReason = "killed";
+        if (daemon != null) {
+            daemon.stop();
+        }
+        if (metadata instanceof MemberSuperblocks s) {
+            s.kill();
         }
     }
 
@@ -501,5 +633,14 @@ public final class MdArray extends AbstractBlockDevice {
 
     SyncDaemon daemon() {
         return daemon;
+    }
+
+    ArrayMetadata metadata() {
+        return metadata;
+    }
+
+    /** Where joining members' data starts (md's data_offset); 0 without metadata. */
+    long dataOffset() {
+        return dataOffset;
     }
 }

@@ -1,5 +1,7 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.md.metadata.MetadataSpec;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -16,9 +18,11 @@ import java.util.regex.Pattern;
  * @param speed resync/recovery speed limits
  * @param assumeClean skip the initial resync ({@code --assume-clean}): the members are known to agree
  * @param parity raid4/5/6's layout and stripe cache; null for the other levels
+ * @param metadata what the members carry: nothing, or md's v1.2 superblock (and a bitmap)
  */
 public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Layout layout,
-                          MdStrategies strategies, SpeedLimits speed, boolean assumeClean, ParitySpec parity) {
+                          MdStrategies strategies, SpeedLimits speed, boolean assumeClean, ParitySpec parity,
+                          MetadataSpec metadata) {
 
     public static final long DEFAULT_CHUNK = 512 * 1024;
     private static final long MAX_CHUNK = 1L << 30;
@@ -31,6 +35,7 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
         Objects.requireNonNull(level, "level");
         Objects.requireNonNull(strategies, "strategies");
         Objects.requireNonNull(speed, "speed");
+        Objects.requireNonNull(metadata, "metadata");
         switch (level) {
             case RAID0, RAID10, RAID4, RAID5, RAID6 -> checkChunk(chunkBytes, level);
             case LINEAR -> {
@@ -49,6 +54,13 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
         }
         if (level != MdLevel.RAID10 && layout != null) {
             throw new MdArgumentException("layout", "only raid10 has a raid10 layout, not " + level.label());
+        }
+        if (metadata.bitmap() != null && !level.redundant()) {
+            throw new MdArgumentException("bitmap", level.label() + " has no redundancy, so nothing to resync: no bitmap");
+        }
+        if (metadata.present() && name.getBytes(StandardCharsets.UTF_8).length > 32) {
+            throw new MdArgumentException("name", "md's v1.2 superblock keeps at most 32 bytes of the name; '" + name
+                    + "' is longer (choose a shorter name, or metadata none)");
         }
         if (level.parity() != (parity != null)) {
             throw new MdArgumentException("layout", level.parity() ? level.label() + " needs a parity layout"
@@ -87,7 +99,8 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
     public static MdArraySpec of(String name, MdLevel level) {
         long chunk = level == MdLevel.RAID0 || level == MdLevel.RAID10 || level.parity() ? DEFAULT_CHUNK : 0;
         return new MdArraySpec(name, level, chunk, level == MdLevel.RAID10 ? Raid10Layout.N2 : null,
-                MdStrategies.DEFAULT, SpeedLimits.DEFAULT, false, level.parity() ? ParitySpec.defaults(level) : null);
+                MdStrategies.DEFAULT, SpeedLimits.DEFAULT, false, level.parity() ? ParitySpec.defaults(level) : null,
+                MetadataSpec.NONE);
     }
 
     /**
@@ -114,27 +127,32 @@ public record MdArraySpec(String name, MdLevel level, long chunkBytes, Raid10Lay
     }
 
     public MdArraySpec withChunk(long bytes) {
-        return new MdArraySpec(name, level, bytes, layout, strategies, speed, assumeClean, parity);
+        return new MdArraySpec(name, level, bytes, layout, strategies, speed, assumeClean, parity, metadata);
     }
 
     public MdArraySpec withLayout(Raid10Layout l) {
-        return new MdArraySpec(name, level, chunkBytes, l, strategies, speed, assumeClean, parity);
+        return new MdArraySpec(name, level, chunkBytes, l, strategies, speed, assumeClean, parity, metadata);
     }
 
     public MdArraySpec withStrategies(MdStrategies s) {
-        return new MdArraySpec(name, level, chunkBytes, layout, s, speed, assumeClean, parity);
+        return new MdArraySpec(name, level, chunkBytes, layout, s, speed, assumeClean, parity, metadata);
     }
 
     public MdArraySpec withSpeed(SpeedLimits s) {
-        return new MdArraySpec(name, level, chunkBytes, layout, strategies, s, assumeClean, parity);
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, s, assumeClean, parity, metadata);
     }
 
     public MdArraySpec withAssumeClean(boolean clean) {
-        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, clean, parity);
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, clean, parity, metadata);
+    }
+
+    /** With md's v1.2 superblocks ({@code bitmap} null for none) or without metadata ({@link MetadataSpec#NONE}). */
+    public MdArraySpec withMetadata(MetadataSpec m) {
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, assumeClean, parity, m);
     }
 
     public MdArraySpec withParity(ParitySpec p) {
-        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, assumeClean, p);
+        return new MdArraySpec(name, level, chunkBytes, layout, strategies, speed, assumeClean, p, metadata);
     }
 
     /** raid4/5/6's stripe cache size; refused for other levels. */

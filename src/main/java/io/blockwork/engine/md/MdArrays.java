@@ -3,6 +3,9 @@ package io.blockwork.engine.md;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.event.EngineListener;
+import io.blockwork.engine.md.metadata.AssemblyPlan;
+import io.blockwork.engine.md.metadata.Examination;
+import io.blockwork.engine.md.metadata.MetadataException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,6 +100,89 @@ public final class MdArrays {
         return array;
     }
 
+    /**
+     * {@code mdadm --assemble} from superblocks alone: the array the devices' superblocks describe,
+     * named {@code name} (null: the name in the superblocks), with the given strategies and speed.
+     * Devices that cannot be used (no superblock, a torn one, another array's) are left out with
+     * their reason in the result; the array comes up degraded without them if it can.
+     */
+    public synchronized MdAssembly.Result assemble(String name, List<String> deviceNames, MdStrategies strategies,
+                                                   SpeedLimits speed) {
+        List<BlockDevice> devices = resolveAll(deviceNames);
+        List<Examination> exams = devices.stream().map(Examination::of).toList();
+        AssemblyPlan plan;
+        try {
+            plan = AssemblyPlan.of(exams, null);
+        } catch (MetadataException e) {
+            throw new MdArgumentException("devices", e.getMessage());
+        }
+        if (plan.freshest() == null) {
+            return MdAssembly.build(null, 0, devices, exams, plan, listener);
+        }
+        String arrayName = name != null ? name : plan.freshest().shortName();
+        MdArraySpec spec;
+        try {
+            spec = MdAssembly.specOf(arrayName, plan.freshest(), plan.bitmap(), strategies, speed);
+        } catch (MdArgumentException e) {
+            throw new MdArgumentException(name != null ? e.field() : "devices", e.getMessage()
+                    + (name == null ? " (the name comes from the superblocks; give one)" : ""));
+        }
+        refuseName(spec.name());
+        MdAssembly.Result result = MdAssembly.build(spec, 0, devices, exams, plan, listener);
+        arrays.put(spec.name(), result.array());
+        return result;
+    }
+
+    /**
+     * Reassembly at start-up of a configured array with metadata: {@code deviceNames} are the
+     * members the configuration lists that are there (unknown ones are skipped); their
+     * superblocks decide which are in sync, stale or spares.
+     */
+    public synchronized MdAssembly.Result assemble(MdArraySpec spec, int width, List<String> deviceNames) {
+        refuseName(spec.name());
+        List<BlockDevice> found = new ArrayList<>();
+        for (int i = 0; i < deviceNames.size(); i++) {
+            BlockDevice d = devices.apply(deviceNames.get(i));
+            if (d != null) {
+                refuseBusy("members[" + i + "]", d);
+                found.add(d);
+            }
+        }
+        List<Examination> exams = found.stream().map(Examination::of).toList();
+        MdAssembly.Result result = MdAssembly.build(spec, width, found, exams, AssemblyPlan.of(exams, spec.metadata().uuid()),
+                listener);
+        arrays.put(spec.name(), result.array());
+        return result;
+    }
+
+    /** {@code mdadm --examine}: what the device's md metadata says; any device, members of running arrays too. */
+    public Examination examine(String device) {
+        BlockDevice d;
+        synchronized (this) {
+            d = devices.apply(device);
+        }
+        if (d == null) {
+            throw new MdArgumentException("device", "unknown device '" + device + "'");
+        }
+        return Examination.of(d);
+    }
+
+    @GuardedBy("this")
+    private List<BlockDevice> resolveAll(List<String> names) {
+        if (names == null || names.isEmpty()) {
+            throw new MdArgumentException("devices", "at least one device is required");
+        }
+        List<BlockDevice> out = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            BlockDevice d = resolve("devices[" + i + "]", names.get(i));
+            if (out.contains(d)) {
+                throw new MdArgumentException("devices[" + i + "]", d.name() + " is listed twice");
+            }
+            out.add(d);
+        }
+        return out;
+    }
+
     public synchronized Optional<MdArray> get(String name) {
         return Optional.ofNullable(arrays.get(name));
     }
@@ -121,8 +207,8 @@ public final class MdArrays {
         }
     }
 
-    /** {@code mdadm --re-add}. */
-    public void reAdd(String array, String device) {
+    /** {@code mdadm --re-add}; returns how the device is rebuilt ({@code bitmap} or {@code full}). */
+    public String reAdd(String array, String device) {
         MdArray a = require(array);
         synchronized (this) {
             BlockDevice d = devices.apply(device);
@@ -133,7 +219,7 @@ public final class MdArrays {
             if (holder != null && !holder.equals(array)) {
                 throw new MdStateException("device", device + " is a member of " + holder);
             }
-            a.reAdd(d);
+            return a.reAdd(d);
         }
     }
 

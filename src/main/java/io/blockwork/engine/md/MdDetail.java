@@ -22,6 +22,9 @@ import java.util.stream.Collectors;
  * @param lastSyncAction md's last_sync_action: the sync action that ran most recently
  * @param mismatchSectors md's mismatch_cnt after the last resync, check or repair
  * @param members every slot in order (empty ones as REMOVED), then spares and failed members
+ * @param metadata what the members carry
+ * @param recoveredBytes bytes recovery copied onto members since the array started (windows a
+ *        bitmap re-add skipped are not counted)
  * @param parity raid4/5/6's stripe cache and write paths; null for the other levels
  * @param journal raid4/5/6's write journal; null without one
  */
@@ -29,8 +32,32 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
                        String layout, int layoutCode, int raidDevices, int totalDevices, int activeDevices,
                        int workingDevices, int failedDevices, int spareDevices, Set<ArrayState> state,
                        String inactiveReason, SyncStatus sync, SyncAction lastSyncAction, long mismatchSectors, MdStrategies strategies,
-                       SpeedLimits speed, List<MemberDetail> members, ParityStatus parity,
-                       JournalStatus journal) {
+                       SpeedLimits speed, List<MemberDetail> members, Metadata metadata, long recoveredBytes,
+                       ParityStatus parity, JournalStatus journal) {
+
+    /**
+     * The array's on-disk metadata, as mdadm --detail shows it.
+     *
+     * @param format {@code none} or {@code 1.2}
+     * @param uuid the array uuid (mdadm's form); null without metadata
+     * @param events the superblocks' event count; 0 without metadata
+     * @param dataOffsetBytes where the members' data starts
+     * @param bitmap the internal bitmap; null for none
+     */
+    public record Metadata(String format, String uuid, long events, long dataOffsetBytes, Bitmap bitmap) {}
+
+    /**
+     * The write-intent bitmap ({@code mdadm --examine-bitmap}).
+     *
+     * @param chunkBytes bytes each bit stands for
+     * @param chunks bits in all
+     * @param dirtyChunks bits set
+     * @param neededChunks chunks a resync or bitmap re-add would copy
+     * @param eventsCleared the event count when bits were last cleared
+     * @param daemonSleepSeconds an idle chunk's bit clears after one to two of these
+     */
+    public record Bitmap(long chunkBytes, int chunks, int dirtyChunks, int neededChunks, long eventsCleared,
+                         int daemonSleepSeconds) {}
 
     /**
      * One row of mdadm --detail's device table.
@@ -42,9 +69,12 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
      * @param replacement true for a member rebuilding beside another ({@code --replace})
      * @param rebuiltBytes how much of a rebuilding member is done
      * @param faultReason why a failed member failed
+     * @param throughBitmap a rebuilding member copies only the chunks the write-intent bitmap marks (a re-add)
+     * @param writeMostly reads go to this member only when no other can serve them (mdadm's write-mostly)
      */
     public record MemberDetail(int number, int raidDevice, String device, MemberRole role, MemberState state, boolean replacement,
-                               long rebuiltBytes, String faultReason, boolean writeMostly) {
+                               long rebuiltBytes, String faultReason, boolean throughBitmap,
+                               boolean writeMostly) {
         /** mdadm's words for the State column ("active sync", "spare rebuilding", "faulty", "removed"). */
         public String stateText() {
             return state.mdadmText() + (replacement ? " (replacement)" : "");
@@ -65,7 +95,7 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         for (int i = 0; i < t.width(); i++) {
             Member m = t.slots()[i];
             if (m == null) {
-                rows.add(new MemberDetail(-1, i, null, MemberRole.NONE, MemberState.REMOVED, false, 0, null, false));
+                rows.add(new MemberDetail(-1, i, null, MemberRole.NONE, MemberState.REMOVED, false, 0, null, false, false));
             } else {
                 rows.add(row(m));
                 active += m.state() == MemberState.IN_SYNC ? 1 : 0;
@@ -111,8 +141,18 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
                 t.width(), total, active, total - failed, failed, spares, Collections.unmodifiableSet(state), reason,
                 paused && !sync.paused() ? sync.paused(true) : sync, d == null ? SyncAction.IDLE : d.lastAction(),
                 d == null ? 0 : d.mismatchSectors(),
-                spec.strategies(), d == null ? spec.speed() : d.limits(), List.copyOf(rows), array.parityStatus(),
-                array.journalStatus());
+                spec.strategies(), d == null ? spec.speed() : d.limits(), List.copyOf(rows), metadata(array),
+                d == null ? 0 : d.recoveredBytes(), array.parityStatus(), array.journalStatus());
+    }
+
+    private static Metadata metadata(MdArray array) {
+        var spec = array.spec().metadata();
+        ArrayMetadata m = array.metadata();
+        var b = m.bitmap();
+        Bitmap bitmap = b == null ? null : new Bitmap(b.chunkBytes(), b.chunks(), b.dirtyChunks(), b.neededChunks(),
+                b.superblock().eventsCleared(), b.daemonSleepSeconds());
+        return new Metadata(spec.format().label(), spec.uuid() == null ? null : spec.uuid().toString(), m.events(),
+                array.dataOffset(), bitmap);
     }
 
     private static MemberDetail row(Member m) {
@@ -121,6 +161,6 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         MemberRole role = m.state() == MemberState.SPARE ? MemberRole.SPARE
                 : !inSlot ? MemberRole.NONE : m.replacement() ? MemberRole.REPLACEMENT : MemberRole.ACTIVE;
         return new MemberDetail(m.number(), inSlot ? m.slot() : -1, m.name(), role, m.state(), m.replacement(), rebuilt,
-                m.faultReason(), m.writeMostly());
+                m.faultReason(), m.state() == MemberState.REBUILDING && m.bitmapRecovery(), m.writeMostly());
     }
 }

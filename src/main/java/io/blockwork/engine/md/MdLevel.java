@@ -2,7 +2,10 @@ package io.blockwork.engine.md;
 
 import java.util.Locale;
 
-/** The md personalities Blockwork has, with mdadm's names and the smallest member count each accepts. */
+/**
+ * The md personalities Blockwork has, with mdadm's names, the smallest member count each accepts
+ * and the level number md's superblock records.
+ */
 public enum MdLevel {
     LINEAR("linear", 1, false),
     RAID0("raid0", 2, false),
@@ -20,6 +23,21 @@ public enum MdLevel {
         this.label = label;
         this.minMembers = minMembers;
         this.redundant = redundant;
+    }
+
+    /** The superblock's {@code level}: -1 linear, 0, 1, 10, 4, 5, 6 (the same as {@link #number()}). */
+    public int mdNumber() {
+        return number();
+    }
+
+    /** The level a superblock's {@code level} names, or empty for one Blockwork does not have. */
+    public static java.util.Optional<MdLevel> fromMdNumber(int number) {
+        for (MdLevel l : values()) {
+            if (l.number() == number) {
+                return java.util.Optional.of(l);
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     public String label() {

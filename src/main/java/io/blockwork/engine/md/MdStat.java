@@ -16,7 +16,8 @@ import java.util.List;
  * </pre>
  *
  * Members are listed newest first with md's flags ({@code (F)} failed, {@code (S)} spare,
- * {@code (R)} replacement); "super non-persistent" because members carry no superblock. An array
+ * {@code (R)} replacement); "super 1.2" for arrays with md superblocks, "super non-persistent" for
+ * those without, and md's bitmap line for arrays with a write-intent bitmap. An array
  * that serves no I/O shows as "inactive". A paused sync shows its bar followed by "paused"
  * where md would show nothing.
  */
@@ -50,7 +51,8 @@ public final class MdStat {
                 s.append("(R)");
             }
         }
-        s.append("\n      ").append(d.sizeBytes() / 1024).append(" blocks super non-persistent");
+        s.append("\n      ").append(d.sizeBytes() / 1024).append(" blocks super ")
+                .append(a.spec().metadata().present() ? a.spec().metadata().format().label() : "non-persistent");
         s.append(a.personality().mdstatGeometry());
         if (a.spec().level().redundant()) {
             s.append(" [").append(d.raidDevices()).append('/').append(d.activeDevices()).append("] [");
@@ -64,6 +66,13 @@ public final class MdStat {
         if (d.sync().action() != SyncAction.IDLE) {
             progress(s, d.sync());
             s.append("\n      ");
+        }
+        var bitmap = a.metadata().bitmap();
+        if (bitmap != null) {
+            // md_bitmap_status: counter pages in use / in all, their KiB, the chunk
+            int[] pages = bitmap.counterPages();
+            s.append(String.format("bitmap: %d/%d pages [%dKB], %dKB chunk", pages[0], pages[1], pages[0] * 4,
+                    bitmap.chunkBytes() / 1024)).append("\n      ");
         }
         s.append('\n');
     }

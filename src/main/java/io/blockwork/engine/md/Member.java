@@ -1,6 +1,7 @@
 package io.blockwork.engine.md;
 
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.md.metadata.MdUuid;
 
 /**
  * One device attached to an array (md's rdev). Its state and rebuild progress are read on the I/O
@@ -10,8 +11,12 @@ import io.blockwork.engine.block.BlockDevice;
 final class Member {
 
     private final BlockDevice device;
-    /** md's desc_nr: the order in which devices joined the array. */
+    /** md's desc_nr (the superblock's dev_number): the order in which devices joined the array. */
     private final int number;
+    /** Where this member's data starts on its device (md's data_offset); 0 without metadata. */
+    private final long dataOffset;
+    /** The superblock's device_uuid; null without metadata. */
+    private final MdUuid uuid;
     private volatile MemberState state;
     /** The raid slot this member fills or rebuilds; -1 for spares and failed members out of a slot. */
     private volatile int slot;
@@ -19,6 +24,8 @@ final class Member {
     private volatile boolean replacement;
     /** Bytes of the member rebuilt so far; reads may use a rebuilding member below this. */
     private volatile long rebuilt;
+    /** While rebuilding: only chunks the write-intent bitmap marks need copying (a re-add). */
+    private volatile boolean bitmapRecovery;
     private volatile String faultReason;
     /**
      * md's write-mostly (mdadm --write-mostly): reads avoid this member while another readable
@@ -27,10 +34,16 @@ final class Member {
     private volatile boolean writeMostly;
 
     Member(BlockDevice device, int number, MemberState state, int slot) {
+        this(device, number, state, slot, 0, null);
+    }
+
+    Member(BlockDevice device, int number, MemberState state, int slot, long dataOffset, MdUuid uuid) {
         this.device = device;
         this.number = number;
         this.state = state;
         this.slot = slot;
+        this.dataOffset = dataOffset;
+        this.uuid = uuid;
         this.rebuilt = state == MemberState.IN_SYNC ? Long.MAX_VALUE : 0;
     }
 
@@ -62,6 +75,23 @@ final class Member {
         return rebuilt;
     }
 
+    long dataOffset() {
+        return dataOffset;
+    }
+
+    /** Bytes of the device from the data offset on. */
+    long dataBytes() {
+        return device.sizeBytes() - dataOffset;
+    }
+
+    MdUuid uuid() {
+        return uuid;
+    }
+
+    boolean bitmapRecovery() {
+        return bitmapRecovery;
+    }
+
     String faultReason() {
         return faultReason;
     }
@@ -90,9 +120,15 @@ final class Member {
     /* ---- Transitions: called with the MemberSet lock held ---- */
 
     void rebuildInto(int newSlot, boolean asReplacement) {
+        rebuildInto(newSlot, asReplacement, 0, false);
+    }
+
+    /** Rebuilding into {@code newSlot} from member byte {@code from}; with {@code throughBitmap} only dirty chunks. */
+    void rebuildInto(int newSlot, boolean asReplacement, long from, boolean throughBitmap) {
         slot = newSlot;
         replacement = asReplacement;
-        rebuilt = 0;
+        rebuilt = from;
+        bitmapRecovery = throughBitmap;
         state = MemberState.REBUILDING;
     }
 
@@ -104,6 +140,7 @@ final class Member {
     void inSync() {
         rebuilt = Long.MAX_VALUE;
         replacement = false;
+        bitmapRecovery = false;
         state = MemberState.IN_SYNC;
     }
 

@@ -2,11 +2,13 @@ package io.blockwork.engine.md;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.md.metadata.MdUuid;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -18,10 +20,22 @@ import java.util.function.Predicate;
  * through a volatile field, and each member's volatile state; it never locks. Every change happens
  * under {@link #lock} and republishes the table. {@link #failed} is called from I/O completions,
  * so nothing under the lock blocks or submits I/O.
+ *
+ * <p>Size note: over 400 lines because every change to the members goes through one lock and republishes
+ * one table; the operations share its helpers (take out, find, refuse a member twice).
+ *
+ * <p>Every change bumps {@link #changes}, and a failure also {@link #failures}, before the new
+ * table is published: whoever reads a table without a failed member also sees the failure count
+ * that says it is not yet recorded in the superblocks ({@link ArrayMetadata} holds writes until it is).
  */
 final class MemberSet {
 
     static final String FAILED_BY_REQUEST = "failed by request";
+
+    /** Where a device joining the array keeps its data, and the uuid its superblock will carry. */
+    record Placement(long dataOffset, MdUuid uuid) {
+        static final Placement NONE = new Placement(0, null);
+    }
 
     /**
      * The slots as the I/O path sees them: {@code slots[i]} is the member filling raid slot
@@ -55,19 +69,34 @@ final class MemberSet {
     private Predicate<Table> survives = t -> true;
     /** Told after a member fails on an I/O error, outside the lock (the array wakes its daemon). */
     private volatile Consumer<Member> onFailure = m -> {};
+    /** Told after any change, outside the lock (the array's superblocks record it). */
+    private volatile Runnable onChange = () -> {};
+    /** Where joining devices are placed. */
+    private volatile Function<BlockDevice, Placement> placement = d -> Placement.NONE;
+    /** Member failures so far; bumped before the table without the member is published. */
+    private volatile long failures;
+    /** Changes of any kind so far; bumped before the changed table is published. */
+    private volatile long changes;
 
     MemberSet(MdLevel level, List<? extends BlockDevice> slotDevices) {
+        this(level, inSync(slotDevices), new Member[slotDevices.size()], List.of(), slotDevices.size());
+    }
+
+    /** Members already placed (assembly): slots and replacements by slot, spares, the next free number. */
+    MemberSet(MdLevel level, Member[] slots, Member[] replacements, List<Member> spareMembers, int nextNumber) {
         this.level = level;
-        int n = slotDevices.size();
-        Member[] slots = new Member[n];
-        for (int i = 0; i < n; i++) {
-            BlockDevice d = slotDevices.get(i);
-            if (d != null) {
-                slots[i] = new Member(d, i, MemberState.IN_SYNC, i);
-            }
+        this.table = new Table(slots.clone(), replacements.clone());
+        this.spares.addAll(spareMembers);
+        this.nextNumber = nextNumber;
+    }
+
+    private static Member[] inSync(List<? extends BlockDevice> devices) {
+        Member[] slots = new Member[devices.size()];
+        for (int i = 0; i < slots.length; i++) {
+            BlockDevice d = devices.get(i);
+            slots[i] = d == null ? null : new Member(d, i, MemberState.IN_SYNC, i);
         }
-        nextNumber = n;
-        table = new Table(slots, new Member[n]);
+        return slots;
     }
 
     /** Installs the personality's survival rule and records whether the members start with all data. */
@@ -86,6 +115,30 @@ final class MemberSet {
 
     void onFailure(Consumer<Member> listener) {
         this.onFailure = listener;
+    }
+
+    void onChange(Runnable listener) {
+        this.onChange = listener;
+    }
+
+    void placement(Function<BlockDevice, Placement> rule) {
+        this.placement = rule;
+    }
+
+    long failures() {
+        return failures;
+    }
+
+    long changes() {
+        return changes;
+    }
+
+    /** Caller holds the lock: a change is about to be published. */
+    private void changing(boolean failure) {
+        if (failure) {
+            failures++;
+        }
+        changes++;
     }
 
     Table table() {
@@ -107,6 +160,7 @@ final class MemberSet {
         boolean changed = false;
         synchronized (lock) {
             if (m.state() != MemberState.FAULTY && m.state() != MemberState.REMOVED) {
+                changing(true);
                 takeOut(m);
                 m.faulty(reason);
                 faulty.add(m);
@@ -118,6 +172,7 @@ final class MemberSet {
         }
         if (changed) {
             onFailure.accept(m);
+            onChange.run();
         }
         return lostReason == null;
     }
@@ -139,11 +194,13 @@ final class MemberSet {
             if (m.state() == MemberState.IN_SYNC && !m.replacement() && !survives.test(after)) {
                 throw new MdStateException("member", name + " holds the last in-sync copy of some data; failing it would lose data");
             }
+            changing(true);
             takeOut(m);
             m.faulty(FAILED_BY_REQUEST);
             faulty.add(m);
-            return true;
         }
+        onChange.run();
+        return true;
     }
 
     /** mdadm --remove: only spares and failed members may leave. */
@@ -156,8 +213,10 @@ final class MemberSet {
                 default -> throw new MdStateException("member", name + " is " + m.state().label()
                         + "; only failed members and spares can be removed (fail it first)");
             }
+            changing(false);
             m.detach();
         }
+        onChange.run();
     }
 
     /** Clears {@code m} from whatever slot or list holds it. */
@@ -205,8 +264,16 @@ final class MemberSet {
     void addSpare(BlockDevice device) {
         synchronized (lock) {
             refuseMember(device);
-            spares.add(new Member(device, nextNumber++, MemberState.SPARE, -1));
+            changing(false);
+            spares.add(newMember(device, MemberState.SPARE));
         }
+        onChange.run();
+    }
+
+    @GuardedBy("lock")
+    private Member newMember(BlockDevice device, MemberState state) {
+        Placement p = placement.apply(device);
+        return new Member(device, nextNumber++, state, -1, p.dataOffset(), p.uuid());
     }
 
     /** mdadm --replace: rebuild {@code with} beside the in-sync member {@code name}, then retire it. */
@@ -221,33 +288,60 @@ final class MemberSet {
                 throw new MdStateException("member", name + " is already being replaced by " + table.replacements()[slot].name());
             }
             refuseMember(with);
-            Member m = new Member(with, nextNumber++, MemberState.SPARE, -1);
+            Member m = newMember(with, MemberState.SPARE);
             m.rebuildInto(slot, true);
             Member[] repl = table.replacements().clone();
             repl[slot] = m;
+            changing(false);
             table = new Table(table.slots(), repl);
         }
+        onChange.run();
     }
 
-    /** mdadm --re-add: a former member goes back to its old slot and is rebuilt (there is no bitmap). */
+    /**
+     * mdadm --re-add without metadata: a device removed since the array started goes back to the
+     * slot it left and is rebuilt in full.
+     */
     void reAdd(BlockDevice device) {
+        Integer slot;
+        synchronized (lock) {
+            slot = formerSlots.get(device.name());
+        }
+        if (slot == null) {
+            throw new MdStateException("device", device.name() + " was never a member of this array; add it instead");
+        }
+        reAdd(device, slot, -1, Placement.NONE, false);
+    }
+
+    /**
+     * A former member goes back into {@code slot}, rebuilt from the start; with
+     * {@code throughBitmap} only the chunks the write-intent bitmap marks. It keeps
+     * {@code number} (its superblock's dev_number) when that is free.
+     */
+    Member reAdd(BlockDevice device, int slot, int number, Placement where, boolean throughBitmap) {
+        Member m;
         synchronized (lock) {
             refuseMember(device);
-            Integer slot = formerSlots.get(device.name());
-            if (slot == null) {
-                throw new MdStateException("device", device.name() + " was never a member of this array; add it instead");
+            if (slot < 0 || slot >= table.width()) {
+                throw new MdStateException("device", device.name() + " last filled slot " + slot
+                        + ", which this array does not have; add it as a spare instead");
             }
             if (table.slots()[slot] != null) {
                 throw new MdStateException("device", "slot " + slot + " of " + device.name() + " is taken by "
                         + table.slots()[slot].name() + "; add it as a spare instead");
             }
-            Member m = new Member(device, nextNumber++, MemberState.SPARE, -1);
+            boolean free = number >= 0 && all().stream().noneMatch(x -> x.number() == number);
+            m = new Member(device, free ? number : nextNumber++, MemberState.SPARE, -1, where.dataOffset(), where.uuid());
+            nextNumber = Math.max(nextNumber, m.number() + 1);
             m.writeMostly(formerWriteMostly.contains(device.name()));
-            m.rebuildInto(slot, false);
+            m.rebuildInto(slot, false, 0, throughBitmap);
             Member[] slots = table.slots().clone();
             slots[slot] = m;
+            changing(false);
             table = new Table(slots, table.replacements());
         }
+        onChange.run();
+        return m;
     }
 
     private void refuseMember(BlockDevice device) {
@@ -274,6 +368,7 @@ final class MemberSet {
                 m.rebuildInto(empty, false);
                 Member[] slots = table.slots().clone();
                 slots[empty] = m;
+                changing(false);
                 table = new Table(slots, table.replacements());
             }
             return m;
@@ -315,6 +410,7 @@ final class MemberSet {
             if (m.state() != MemberState.REBUILDING) {
                 return;
             }
+            changing(false);
             int slot = m.slot();
             if (m.replacement()) {
                 Member[] slots = table.slots().clone();
@@ -331,6 +427,7 @@ final class MemberSet {
             }
             m.inSync();
         }
+        onChange.run();
     }
 
     /** Sets or clears md's write-mostly flag of a member (sysfs {@code state}: writemostly / -writemostly). */
@@ -376,6 +473,22 @@ final class MemberSet {
             out.sort((a, b) -> Integer.compare(a.number(), b.number()));
             return out;
         }
+    }
+
+    /**
+     * True if some slot would still lack an in-sync member once {@code target} (rebuilding) is in
+     * sync: the array stays degraded, so the bitmap must keep the chunks it rebuilds.
+     */
+    boolean degradedBesides(Member target) {
+        Table t = table;
+        for (int i = 0; i < t.width(); i++) {
+            Member m = t.slots()[i];
+            boolean covered = (m != null && m.state() == MemberState.IN_SYNC) || (m == target && i == target.slot());
+            if (!covered) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Slots without an in-sync member (md's {@code degraded}). */

@@ -4,11 +4,15 @@ import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SyncIo;
+import io.blockwork.engine.md.metadata.WriteIntentBitmap;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -23,7 +27,11 @@ import java.util.function.Function;
  *       first copy, which is the one resync propagates.
  *   <li><b>Writes</b> (and discards, write-zeroes) go to every writable member holding a copy,
  *       rebuilding ones and replacements included, FUA passed down; a member that fails is marked
- *       faulty, and the write succeeds if any copy was written.
+ *       faulty, and the write succeeds if any copy was written. The array's {@link ArrayMetadata}
+ *       comes first (md_write_start and the bitmap's startwrite): a write waits until the
+ *       superblocks say the array is active, its bitmap bits are durable and no member failure is
+ *       unrecorded; a write that saw a member fail completes only once the survivors' superblocks
+ *       record the failure.
  *   <li><b>Barriers</b>: I/O the {@link ResyncBarrier} covers is admitted before it looks at the
  *       member table, so a sync window that raised the barrier sees no in-flight I/O that read an
  *       older table; a parked bio comes back through {@link #admitted}.
@@ -35,8 +43,9 @@ import java.util.function.Function;
  * <p>The I/O path takes no lock: per read it allocates the child bio, its data slice and one
  * small state object; per write one state object plus a child and slice per copy.
  *
- * <p>Size note: over 400 lines because reads, writes and sync windows share the copy-placement
- * and member-failure rules that raid1 and raid10 have in common; each level adds only placement.
+ * <p>Size note: over 400 lines because reads, writes (with their metadata ordering) and sync
+ * windows share the copy-placement and member-failure rules that raid1 and raid10 have in common;
+ * each level adds only placement.
  */
 abstract sealed class Mirrored implements Personality, Redundancy permits Raid1, Raid10 {
 
@@ -60,6 +69,8 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
 
     final MemberSet members;
     final ResyncBarrier barrier;
+    /** Set once by the array before any I/O. */
+    private ArrayMetadata metadata = ArrayMetadata.NONE;
     /** Array bytes below this are known to agree across copies; {@link Long#MAX_VALUE} when clean. */
     private volatile long resyncPoint;
 
@@ -109,6 +120,16 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
 
     long resyncPoint() {
         return resyncPoint;
+    }
+
+    @Override
+    public final void metadata(ArrayMetadata m) {
+        this.metadata = m;
+    }
+
+    @Override
+    public final ArrayMetadata metadata() {
+        return metadata;
     }
 
     void resyncPoint(long offset) {
@@ -179,6 +200,34 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
         }
     }
 
+    /**
+     * Piece by piece (no piece crosses the level's boundary, so each copy is one contiguous member
+     * range), the union of what the readable copies hold: a read may be served by any of them, so
+     * the range is a hole only where every one has a hole. No readable copy: data (reads fail).
+     */
+    @Override
+    public final void allocation(long offset, long length, Extents out) {
+        MemberSet.Table t = members.table();
+        long boundary = boundaryBytes();
+        long end = offset + length;
+        List<Extents> answers = new ArrayList<>(copies());
+        for (long pos = offset; pos < end && !out.stopped(); ) {
+            long len = boundary == 0 ? end - pos : Math.min(end - pos, boundary - pos % boundary);
+            answers.clear();
+            for (int copy = 0, n = copies(); copy < n; copy++) {
+                long placed = place(pos, copy);
+                Member m = readable(t, slotOf(placed), addrOf(placed), len);
+                if (m != null) {
+                    Extents e = out.fresh();
+                    m.device().allocation(addrOf(placed), len, e);
+                    answers.add(e);
+                }
+            }
+            out.addUnion(answers, len);
+            pos += len;
+        }
+    }
+
     private void finish(Bio bio, IoStatus status) {
         if (barrierCovers(bio)) {
             barrier.exit(bio);
@@ -232,7 +281,7 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
                 }
                 if (m != null) {
                     member = m;
-                    m.device().submit(parent.derive(BioOp.READ, addr, parent.length(), 0, parent.flags(), this));
+                    m.device().submit(parent.derive(BioOp.READ, m.dataOffset() + addr, parent.length(), 0, parent.flags(), this));
                     return;
                 }
             }
@@ -251,38 +300,54 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
     }
 
     private void write(Bio bio) {
-        Write w = new Write(this, bio);
-        MemberSet.Table t = members.table();
-        for (int copy = 0, n = copies(); copy < n; copy++) {
-            long placed = place(bio.offset(), copy);
-            int slot = slotOf(placed);
-            w.send(t.slots()[slot], addrOf(placed));
-            w.send(t.replacements()[slot], addrOf(placed));
-        }
-        w.release();
+        metadata.startWrite(bio.offset(), bio.length(), new Write(this, bio));
     }
 
     /** One write fanned out to every copy; completes when the last member answers. */
-    private static final class Write implements BioCallback {
+    private static final class Write implements BioCallback, Runnable {
         private final Mirrored level;
         private final Bio parent;
         /** Members still to answer, plus one held by the sender until it has sent them all. */
         private volatile int remaining = 1;
         private volatile boolean written;
+        /** False once a copy was not written: a slot had no writable member, or its write failed. */
+        private volatile boolean everyCopy = true;
+        private volatile boolean sawFailure;
 
         Write(Mirrored level, Bio parent) {
             this.level = level;
             this.parent = parent;
         }
 
-        void send(Member m, long addr) {
-            if (m == null || !m.writable()) {
+        /** Fans out, once the metadata lets the write go. */
+        @Override
+        public void run() {
+            MemberSet.Table t = level.members.table();
+            // read after the table: a table without a failed member comes with its unrecorded failure
+            if (level.metadata.failurePending()) {
+                level.metadata.afterFailuresRecorded(this);
                 return;
             }
+            for (int copy = 0, n = level.copies(); copy < n; copy++) {
+                long placed = level.place(parent.offset(), copy);
+                int slot = slotOf(placed);
+                if (!send(t.slots()[slot], addrOf(placed))) {
+                    everyCopy = false;
+                }
+                send(t.replacements()[slot], addrOf(placed));
+            }
+            release();
+        }
+
+        private boolean send(Member m, long addr) {
+            if (m == null || !m.writable()) {
+                return false;
+            }
             REMAINING.getAndAdd(this, 1);
-            Bio child = parent.derive(parent.op(), addr, parent.length(), 0, parent.flags(), this);
+            Bio child = parent.derive(parent.op(), m.dataOffset() + addr, parent.length(), 0, parent.flags(), this);
             child.context(m);
             m.device().submit(child);
+            return true;
         }
 
         @Override
@@ -290,6 +355,8 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
             if (child.status().ok()) {
                 written = true;
             } else {
+                everyCopy = false;
+                sawFailure = true;
                 level.members.failed((Member) child.context(), child.op().name().toLowerCase() + " error");
             }
             release();
@@ -297,12 +364,49 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
 
         void release() {
             if ((int) REMAINING.getAndAdd(this, -1) == 1) {
-                level.finish(parent, written ? IoStatus.OK : IoStatus.IO_ERROR);
+                level.metadata.endWrite(parent.offset(), parent.length(), everyCopy);
+                IoStatus status = written ? IoStatus.OK : IoStatus.IO_ERROR;
+                if (sawFailure) {
+                    level.metadata.afterFailuresRecorded(() -> level.finish(parent, status));
+                } else {
+                    level.finish(parent, status);
+                }
             }
         }
     }
 
     /* ---- Sync windows, on the daemon thread ---- */
+
+    @Override
+    public final long nextResync(long offset) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (bitmap == null) {
+            return offset;
+        }
+        long next = bitmap.nextNeeded(offset);
+        return next < 0 ? sizeBytes() : next;
+    }
+
+    /** {@link #syncWindowAt}, cut where the bitmap's NEEDED chunks end, so a resync through it copies only them. */
+    @Override
+    public final long resyncWindowAt(long offset) {
+        return Redundancy.neededRun(metadata.bitmap(), offset, syncWindowAt(offset));
+    }
+
+    @Override
+    public final long rebuildWindow(Member target, long addr) {
+        long len = recoveryWindowAt(addr);
+        long offset = arrayOffsetOf(target.slot(), addr);
+        return target.bitmapRecovery() && offset >= 0 ? Redundancy.neededRun(metadata.bitmap(), offset, len) : len;
+    }
+
+    @Override
+    public final void windowSynced(long offset, long len) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (bitmap != null && members.degraded() == 0) {
+            bitmap.synced(offset, len);
+        }
+    }
 
     /**
      * Resync, check or repair the window at array offset {@code offset}: reads every in-sync copy,
@@ -369,13 +473,19 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
 
     /**
      * Rebuilds {@code [addr, addr+len)} of {@code target} from an in-sync copy of the same data,
-     * then advances the target's rebuilt mark past it.
+     * then advances the target's rebuilt mark past it. A target re-added through the bitmap skips
+     * windows whose chunks the bitmap does not mark.
      */
     final Recovered recoverWindow(Member target, long addr, long len, MemorySegment buffer) {
         long offset = arrayOffsetOf(target.slot(), addr);
         if (offset < 0) {
             target.rebuiltTo(addr + len);
-            return Recovered.COPIED;
+            return Recovered.SKIPPED;
+        }
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (target.bitmapRecovery() && bitmap != null && !bitmap.needed(offset, len)) {
+            target.rebuiltTo(addr + len);
+            return Recovered.SKIPPED;
         }
         MemorySegment data = buffer.asSlice(0, len);
         barrier.raise(offset);
@@ -388,6 +498,9 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
                 return Recovered.TARGET_FAILED;
             }
             target.rebuiltTo(addr + len);
+            if (bitmap != null && !members.degradedBesides(target)) {
+                bitmap.synced(offset, len);
+            }
             return Recovered.COPIED;
         } finally {
             barrier.lower(offset);
@@ -412,7 +525,7 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
 
     private static SyncIo.Waiter start(Member m, BioOp op, long addr, MemorySegment data) {
         SyncIo.Waiter w = new SyncIo.Waiter();
-        m.device().submit(Bio.of(op, addr, data.byteSize(), BioFlags.NONE, data, w));
+        m.device().submit(Bio.of(op, m.dataOffset() + addr, data.byteSize(), BioFlags.NONE, data, w));
         return w;
     }
 }

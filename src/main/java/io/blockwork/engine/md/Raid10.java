@@ -108,6 +108,11 @@ final class Raid10 extends Mirrored {
         return true;
     }
 
+    @Override
+    public int layoutCode() {
+        return geo.layout().code();
+    }
+
     /** As raid10_status prints it. */
     @Override
     public String mdstatGeometry() {

@@ -1,12 +1,15 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.Plug;
 import io.blockwork.engine.block.PlugTarget;
+import io.blockwork.engine.md.metadata.WriteIntentBitmap;
 import io.blockwork.engine.md.parity.ParityKernel;
 import io.blockwork.engine.md.parity.ParitySelection;
 import java.lang.foreign.MemorySegment;
@@ -14,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,6 +34,19 @@ import java.util.concurrent.atomic.LongAdder;
  * and go out together in its next parity update (batching); with a {@link Plug} open, plain
  * writes wait in the plug and come back sorted and merged.
  *
+ * <p>With metadata a run of writes first passes the array's {@link ArrayMetadata} (md's
+ * md_write_start and the bitmap's startwrite, which raid5.c calls per stripe): it goes to the
+ * heads once the superblocks say the array is active and the bitmap bits of the member range it
+ * touches are durable, and completes only once any member failure it may have met is recorded. The
+ * bitmap covers member bytes (md's resync_max_sectors for raid5 is the device size), so after an
+ * unclean shutdown the resync recomputes parity only in rows whose chunks are marked, and a stripe
+ * outside them is trusted even while degraded: the write hole closed through the bitmap, as md does.
+ *
+ * <p>Size note: over 400 lines because the I/O path (direct reads, writes cut per head, the
+ * metadata-gated run of writes) and the sync daemon's view (resync rows, rebuild windows, both
+ * through the bitmap's member-byte chunks) share the row and member-range arithmetic; the heads'
+ * state machine is {@link StripeHead}, placement {@link ParityGeometry}.
+ *
  * <p>See docs/engine/raid5.md for the formulas, the stripe cache and the write-hole modes.
  */
 final class Raid5 implements Personality, Redundancy, PlugTarget {
@@ -38,7 +55,19 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     static final int BLOCK = 4096;
     /** Largest stripe head: the validity masks are longs. */
     static final int MAX_STRIPE = 64 * BLOCK;
-    static final int DEFAULT_STRIPE = 16 * 1024;
+    /**
+     * Bytes of each member a head covers, at most (md's stripe_size, which goes up to the page
+     * size: 64 KiB on 64 KiB-page machines). With chunks up to 64 KiB a row is one head, so a
+     * full-stripe write is one parity pass and one member write per member; 16 KiB heads cut the
+     * same row into four of each, and their bookkeeping was over a third of a full-stripe
+     * write's CPU samples (raid5.md).
+     */
+    static final int STRIPE = 64 * 1024;
+    /**
+     * Heads of an array with a write journal: its records and its minimum size are per head, and
+     * journals written before heads grew to {@link #STRIPE} must still replay.
+     */
+    static final int JOURNALED_STRIPE = 16 * 1024;
 
     final MemberSet members;
     final ParityGeometry geo;
@@ -55,6 +84,8 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     final StripeJournal journal;
     private final long rowBytes;
     private volatile long syncedTo;
+    /** Set once by the array before any I/O. */
+    private ArrayMetadata metadata = ArrayMetadata.NONE;
 
     /** Counters for status, tests and benchmarks. */
     final LongAdder rmwStripes = new LongAdder();
@@ -71,7 +102,7 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
         this.members = members;
         this.geo = geo;
         ParitySelection.start();
-        this.stripeBytes = (int) Math.min(DEFAULT_STRIPE, geo.chunkBytes());
+        this.stripeBytes = (int) Math.min(journal == null ? STRIPE : JOURNALED_STRIPE, geo.chunkBytes());
         this.blocksPerHead = stripeBytes / BLOCK;
         this.rowBytes = geo.rowBytes();
         this.cache = new StripeCache(this, stripeCacheSize);
@@ -124,6 +155,24 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
             run.forEach(b -> b.endio(IoStatus.IO_ERROR));
             return;
         }
+        if (metadata != ArrayMetadata.NONE && run.stream().anyMatch(b -> b.op() != BioOp.READ)) {
+            List<Bio> writes = new ArrayList<>(run.size());
+            for (Bio bio : run) {
+                if (bio.op() == BioOp.READ) {
+                    read(bio);
+                } else {
+                    writes.add(bio);
+                }
+            }
+            MeteredRun m = new MeteredRun(this, writes);
+            metadata.startWrite(m.syncStart, m.syncEnd - m.syncStart, m);
+            return;
+        }
+        attachAndRun(run);
+    }
+
+    /** Attaches every bio of {@code run} to its heads, then runs the heads. */
+    private void attachAndRun(List<Bio> run) {
         Set<StripeHead> touched = new LinkedHashSet<>();
         for (Bio bio : run) {
             if (bio.op() == BioOp.READ) {
@@ -134,6 +183,83 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
         }
         for (StripeHead h : touched) {
             h.schedule();
+        }
+    }
+
+    /** The member bytes {@code [from, to)} of array bytes {@code [offset, offset+len)} within one row, written with their parity. */
+    private long[] memberRange(long offset, long len) {
+        long row = offset / rowBytes;
+        long chunk = geo.chunkBytes();
+        long inRow = offset - row * rowBytes;
+        if (inRow / chunk == (inRow + len - 1) / chunk) {
+            long from = row * chunk + inRow % chunk;
+            return new long[] {from, from + len};
+        }
+        return new long[] {row * chunk, (row + 1) * chunk};
+    }
+
+    /**
+     * A run of writes on an array with metadata: admitted by {@link ArrayMetadata#startWrite} for
+     * the member range it touches, each bio then goes through the heads as a derived bio whose
+     * completion is held while a member failure is unrecorded; the last one ends the range's write
+     * ({@code everyCopy} when no member was missing or failed meanwhile).
+     */
+    private static final class MeteredRun implements Runnable, BioCallback {
+        private final Raid5 level;
+        private final List<Bio> parents;
+        final long syncStart;
+        final long syncEnd;
+        private final AtomicInteger remaining;
+        private long failuresAtStart;
+        private volatile boolean everyCopy = true;
+
+        MeteredRun(Raid5 level, List<Bio> parents) {
+            this.level = level;
+            this.parents = parents;
+            long lo = Long.MAX_VALUE;
+            long hi = 0;
+            for (Bio b : parents) {
+                long[] r = level.memberRange(b.offset(), b.length());
+                lo = Math.min(lo, r[0]);
+                hi = Math.max(hi, r[1]);
+            }
+            this.syncStart = lo;
+            this.syncEnd = hi;
+            this.remaining = new AtomicInteger(parents.size());
+        }
+
+        /** Admitted: the bits are durable and the array recorded active. */
+        @Override
+        public void run() {
+            if (level.metadata.failurePending()) {
+                level.metadata.afterFailuresRecorded(this);
+                return;
+            }
+            failuresAtStart = level.members.failures();
+            if (level.members.degraded() != 0) {
+                everyCopy = false;
+            }
+            List<Bio> derived = new ArrayList<>(parents.size());
+            for (Bio p : parents) {
+                Bio d = p.derive(p.op(), p.offset(), p.length(), 0, p.flags(), this);
+                d.context(p);
+                derived.add(d);
+            }
+            level.attachAndRun(derived);
+        }
+
+        /** One bio of the run is done on the members. */
+        @Override
+        public void done(Bio child) {
+            Bio parent = (Bio) child.context();
+            IoStatus status = child.status();
+            if (!status.ok() || level.members.failures() != failuresAtStart || level.members.degraded() != 0) {
+                everyCopy = false;
+            }
+            if (remaining.decrementAndGet() == 0) {
+                level.metadata.endWrite(syncStart, syncEnd - syncStart, everyCopy);
+            }
+            level.metadata.afterFailuresRecorded(() -> parent.endio(status));
         }
     }
 
@@ -153,13 +279,41 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
             Member m = reader(t, disk, addr, len);
             bio.retain();
             if (m != null) {
-                m.device().submit(bio.derive(BioOp.READ, addr, len, done, bio.flags(), new DirectRead(this, bio, m, disk, addr, done)));
+                m.device().submit(bio.derive(BioOp.READ, m.dataOffset() + addr, len, done, bio.flags(),
+                        new DirectRead(this, bio, m, disk, addr, done)));
             } else {
                 viaHeads(bio, disk, addr, len, done);
             }
             done += len;
         }
         bio.endio();
+    }
+
+    /**
+     * Follows {@link #read}: a chunk piece a healthy read takes straight from its data member is
+     * asked of that member (exactly what such a read returns); a piece that would be rebuilt from
+     * the others is data.
+     */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        long chunk = geo.chunkBytes();
+        MemberSet.Table t = members.table();
+        long end = offset + length;
+        for (long pos = offset; pos < end && !out.stopped(); ) {
+            long row = pos / rowBytes;
+            long inRow = pos - row * rowBytes;
+            int k = (int) (inRow / chunk);
+            long inChunk = inRow - k * chunk;
+            long len = Math.min(end - pos, chunk - inChunk);
+            long addr = row * chunk + inChunk;
+            Member m = reader(t, geo.dataDisk(row, k), addr, len);
+            if (m != null) {
+                m.device().allocation(addr, len, out);
+            } else {
+                out.add(len, Allocation.DATA);
+            }
+            pos += len;
+        }
     }
 
     /** A healthy read of one chunk piece; on error the member fails and the piece is rebuilt from the others. */
@@ -283,6 +437,81 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
         }
     }
 
+    @Override
+    public void metadata(ArrayMetadata m) {
+        this.metadata = m;
+    }
+
+    @Override
+    public ArrayMetadata metadata() {
+        return metadata;
+    }
+
+    /** The bitmap covers member bytes: md's resync_max_sectors for raid5 is the device size. */
+    @Override
+    public long syncBytes() {
+        return geo.memberBytes();
+    }
+
+    @Override
+    public int layoutCode() {
+        return geo.layout().code();
+    }
+
+    /** A row's array offset to the member offset where it starts. */
+    @Override
+    public long syncOffsetOf(long offset) {
+        return offset == Long.MAX_VALUE ? offset : offset / rowBytes * geo.chunkBytes();
+    }
+
+    @Override
+    public long arrayOffsetOfSync(long syncOffset) {
+        return syncOffset / geo.chunkBytes() * rowBytes;
+    }
+
+    /**
+     * True if the parity of {@code row} may never have been computed: above the resync point and,
+     * with a bitmap, in a chunk it marks (a stripe outside every marked chunk was consistent at the
+     * crash, so a degraded array may rebuild from it).
+     */
+    boolean unsyncedRow(long row) {
+        if (row * rowBytes < syncedTo) {
+            return false;
+        }
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        return bitmap == null || bitmap.needed(row * geo.chunkBytes(), geo.chunkBytes());
+    }
+
+    @Override
+    public long nextResync(long offset) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (bitmap == null) {
+            return offset;
+        }
+        long next = bitmap.nextNeeded(syncOffsetOf(offset));
+        return next < 0 ? sizeBytes() : Math.max(offset, arrayOffsetOfSync(next));
+    }
+
+    /** One row: the resync recomputes whole rows, the ones {@link #nextResync} leads it to. */
+    @Override
+    public long resyncWindowAt(long offset) {
+        return scrubWindowAt(offset);
+    }
+
+    /**
+     * The row's member range is consistent; its bitmap chunks clear once a resync has walked them to
+     * their end (rows of a chunk are visited in order from its start, which is row-aligned).
+     */
+    @Override
+    public void windowSynced(long offset, long len) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (bitmap != null && members.degraded() == 0) {
+            long rowStart = syncOffsetOf(offset);
+            long chunkStart = rowStart / bitmap.chunkBytes() * bitmap.chunkBytes();
+            bitmap.synced(chunkStart, rowStart + geo.chunkBytes() - chunkStart);
+        }
+    }
+
     /** A degraded array cannot recompute its parity: its resync waits for a recovery. */
     @Override
     public boolean canResync() {
@@ -320,7 +549,18 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     }
 
     @Override
+    public long rebuildWindow(Member target, long addr) {
+        long len = rebuildWindowAt(addr);
+        return target.bitmapRecovery() ? Redundancy.neededRun(metadata.bitmap(), addr, len) : len;
+    }
+
+    @Override
     public Recovered rebuild(Member target, long addr, long len, MemorySegment buffer) {
+        WriteIntentBitmap bitmap = metadata.bitmap();
+        if (target.bitmapRecovery() && bitmap != null && !bitmap.needed(addr, len)) {
+            target.rebuiltTo(addr + len);
+            return Recovered.SKIPPED;
+        }
         List<StripeHead.SyncOp> ops = new ArrayList<>();
         for (long a = addr; a < addr + len; a += stripeBytes) {
             ops.add(cache.sync(a / stripeBytes, target, false));
@@ -334,6 +574,9 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
         }
         if (worst == Recovered.COPIED) {
             target.rebuiltTo(addr + len);
+            if (bitmap != null && !members.degradedBesides(target)) {
+                bitmap.synced(addr, len);
+            }
         }
         return worst;
     }

@@ -63,13 +63,16 @@ final class SerialFlush implements ArrayFlush {
 
         @Override
         public void done(Bio flush) {
-            if (!flush.status().ok()) {
-                IoStatus s = array.memberFlushFailed((Member) flush.context());
+            if (flush.status().ok()) {
+                release();
+                return;
+            }
+            array.memberFlushFailed((Member) flush.context(), s -> {
                 if (!s.ok()) {
                     status = s;
                 }
-            }
-            release();
+                release();
+            });
         }
 
         void release() {

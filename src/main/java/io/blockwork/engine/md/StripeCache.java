@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * md's stripe cache ({@code stripe_cache_size}): at most {@link #capacity()} {@link StripeHead}s,
@@ -37,6 +38,8 @@ final class StripeCache {
      * write then costs no fresh allocation. Lock-free, since heads take pages under their own lock.
      */
     private final ConcurrentLinkedQueue<MemorySegment> freePages = new ConcurrentLinkedQueue<>();
+    /** Pages in {@link #freePages} (roughly: kept apart because the queue's size() walks it). */
+    private final AtomicInteger freeCount = new AtomicInteger();
     private final Object lock = new Object();
     /** Guarded by lock. */
     private final Map<Long, StripeHead> heads = new HashMap<>();
@@ -147,15 +150,19 @@ final class StripeCache {
     private void evictEldest() {
         StripeHead eldest = idle.removeFirst();
         heads.remove(eldest.key);
-        if (freePages.size() < capacity * 2) {
-            eldest.givePages(freePages);
+        if (freeCount.get() < capacity * 2) {
+            freeCount.addAndGet(eldest.givePages(freePages));
         }
     }
 
     /** A page for a head: a pooled one (its old bytes are never read: validity says so) or a new one. */
     MemorySegment page() {
         MemorySegment p = freePages.poll();
-        return p != null ? p : MemorySegment.ofArray(new byte[level.stripeBytes]);
+        if (p == null) {
+            return MemorySegment.ofArray(new byte[level.stripeBytes]);
+        }
+        freeCount.decrementAndGet();
+        return p;
     }
 
     /** Drops {@code n} references taken by {@link #attach} or {@link #sync}; may attach parked requests. */

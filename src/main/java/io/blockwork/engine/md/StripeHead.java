@@ -759,7 +759,7 @@ final class StripeHead {
             forRuns(need[d], (off, len) -> {
                 inFlight++;
                 MemberIo io = new MemberIo(this, m, disk, runMask(off, len));
-                Bio b = Bio.of(BioOp.READ, addr + off, len, BioFlags.NONE, page.asSlice(off, len), io);
+                Bio b = Bio.of(BioOp.READ, m.dataOffset() + addr + off, len, BioFlags.NONE, page.asSlice(off, len), io);
                 out.add(() -> m.device().submit(b));
             });
         }
@@ -796,7 +796,7 @@ final class StripeHead {
                 forRuns(mask[d], (off, len) -> {
                     inFlight++;
                     MemberIo io = new MemberIo(this, m, disk, 0);
-                    Bio b = Bio.of(BioOp.WRITE, addr + off, len, flags, page.asSlice(base + off, len), io);
+                    Bio b = Bio.of(BioOp.WRITE, m.dataOffset() + addr + off, len, flags, page.asSlice(base + off, len), io);
                     submits.add(() -> m.device().submit(b));
                 });
             }
@@ -836,9 +836,9 @@ final class StripeHead {
         return d == pd || d == qd;
     }
 
-    /** True if the head lies at or above the resync point: its parity may never have been computed. */
+    /** True if the head's parity may never have been computed ({@link Raid5#unsyncedRow}). */
     private boolean unsynced() {
-        return row * level.geo.rowBytes() >= level.syncedTo();
+        return level.unsyncedRow(row);
     }
 
     private MemorySegment page(int d) {
@@ -850,14 +850,17 @@ final class StripeHead {
         return p;
     }
 
-    /** Hands this evicted head's pages to {@code pool}; called by the cache, with the head idle. */
-    void givePages(java.util.Queue<MemorySegment> pool) {
+    /** Hands this evicted head's pages to {@code pool}; called by the cache, with the head idle. Returns how many. */
+    int givePages(java.util.Queue<MemorySegment> pool) {
+        int n = 0;
         for (int d = 0; d < disks; d++) {
             if (pages[d] != null) {
                 pool.add(pages[d]);
                 pages[d] = null;
+                n++;
             }
         }
+        return n;
     }
 
     /** Blocks touched by {@code [off, off+len)}. */

@@ -38,8 +38,19 @@ public final class NbdWire {
     public static final int REPLY_TYPE_NONE = 0;
     public static final int REPLY_TYPE_OFFSET_DATA = 1;
     public static final int REPLY_TYPE_OFFSET_HOLE = 2;
+    public static final int REPLY_TYPE_BLOCK_STATUS = 5;
     public static final int REPLY_TYPE_ERROR = (1 << 15) + 1;
     public static final int REPLY_TYPE_ERROR_OFFSET = (1 << 15) + 2;
+
+    /* ---- Meta contexts ---- */
+    /** The one context Blockwork offers: which ranges hold data ({@code NBD_STATE_*} below). */
+    public static final String BASE_ALLOCATION = "base:allocation";
+    /** The id the server gives {@link #BASE_ALLOCATION} in NBD_REP_META_CONTEXT and BLOCK_STATUS replies. */
+    public static final int BASE_ALLOCATION_ID = 1;
+    /** base:allocation: the range is not allocated (a hole). */
+    public static final int STATE_HOLE = 1;
+    /** base:allocation: the range reads as zeros. */
+    public static final int STATE_ZERO = 1 << 1;
 
     /* ---- NBD_INFO_* types in NBD_REP_INFO replies ---- */
     public static final int INFO_EXPORT = 0;

@@ -17,9 +17,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One md array (table {@code arrays}, see V2__arrays.sql): what mdadm would keep in the members'
- * superblocks, which Blockwork's members do not have. Labels are the API's ("raid10", "fanout");
- * the members are loaded with the array, since every use of an array needs them.
+ * One md array (table {@code arrays}, see V2__arrays.sql and V17__array_metadata.sql): the
+ * desired configuration. For arrays with metadata ("1.2") the members' superblocks record what
+ * happened to them and decide assembly; for arrays without ("none") these rows are the only
+ * record. Labels are the API's ("raid10", "fanout"); the members are loaded with the array, since
+ * every use of an array needs them.
  */
 @Entity
 @Table(name = "arrays")
@@ -76,6 +78,16 @@ public class ArrayRecord extends NodeOwned {
 
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
+
+    @Column(nullable = false, length = 8)
+    private String metadata = "none";
+
+    /** The array uuid as mdadm prints it; null without metadata. */
+    @Column(length = 35)
+    private String uuid;
+
+    @Column(name = "bitmap_chunk_bytes")
+    private Long bitmapChunkBytes;
 
     @OneToMany(mappedBy = "array", cascade = CascadeType.ALL, orphanRemoval = true, fetch = FetchType.EAGER)
     @OrderBy("id")
@@ -191,6 +203,26 @@ public class ArrayRecord extends NodeOwned {
 
     public Instant getCreatedAt() {
         return createdAt;
+    }
+
+    public String getMetadata() {
+        return metadata;
+    }
+
+    public String getUuid() {
+        return uuid;
+    }
+
+    /** The write-intent bitmap's chunk, or null without a bitmap. */
+    public Long getBitmapChunkBytes() {
+        return bitmapChunkBytes;
+    }
+
+    /** md metadata: {@code "none"}, or {@code "1.2"} with the array's uuid and the bitmap chunk (null for none). */
+    public void setMetadata(String format, String arrayUuid, Long bitmapChunk) {
+        this.metadata = format;
+        this.uuid = arrayUuid;
+        this.bitmapChunkBytes = bitmapChunk;
     }
 
     /** The members, in the order they were first recorded. */

@@ -26,9 +26,10 @@ import org.springframework.stereotype.Component;
  * queues another, so the last write always reflects the last change.
  *
  * <p>Crash safety: the rows are rewritten from the engine's state, not from the event, so a lost
- * or late write leaves the database one step behind, never wrong in a dangerous direction, except
- * for a member failed by an I/O error just before a crash, which comes back in sync with stale
- * data (md avoids that by writing its superblocks before completing the write; see the README).
+ * or late write leaves the database one step behind. For arrays with md metadata that is harmless:
+ * the members' superblocks record a failure before the write that found it completes, and they,
+ * not these rows, decide the next assembly. For arrays without metadata one gap remains: a member
+ * failed by an I/O error just before a crash comes back in sync with stale data.
  */
 @Component
 class ArrayChangeRecorder {

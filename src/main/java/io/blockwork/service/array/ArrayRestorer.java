@@ -6,6 +6,7 @@ import io.blockwork.engine.md.MdArgumentException;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdArrays;
+import io.blockwork.engine.md.MdAssembly;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MdStateException;
 import io.blockwork.engine.md.MdStrategies;
@@ -13,6 +14,9 @@ import io.blockwork.engine.md.ParityLayout;
 import io.blockwork.engine.md.ParitySpec;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.engine.md.metadata.Examination;
+import io.blockwork.engine.md.metadata.MdUuid;
+import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
 import io.blockwork.persistence.array.ArrayRepository;
@@ -44,10 +48,19 @@ import org.springframework.stereotype.Component;
  * missing members (raid0, linear, or a redundant one short of a copy) is not assembled: it fails
  * with the reason, and its rows stay as they were, so it assembles again once the members are back.
  *
- * <p>What the rows say decides what comes back: {@code in_sync} members fill their slots,
- * {@code rebuilding} ones and spares come back as spares (a rebuild starts over), {@code faulty} and
- * {@code missing} ones stay out. An array whose initial resync had not finished resyncs again if it
- * has all its members.
+ * <p>Arrays with metadata ({@code 1.2}): the rows only say which devices to look at; their
+ * superblocks decide ({@link MdArrays#assemble(MdArraySpec, int, List)}): the freshest event count
+ * wins, stale members (one that failed just before a crash, one failed and never removed) go back
+ * into their slots and are rebuilt, through the bitmap when it allows, a rebuild carries on from
+ * its recovery offset, and an array that was not clean resyncs its dirty chunks. A member whose
+ * superblock is torn, corrupt or another array's is left out ({@code missing}, with the reason);
+ * one whose superblock area is blank (a memory disk after a restart) is rebuilt as a spare. When
+ * every member is blank the array is written new superblocks, as a re-create.
+ *
+ * <p>Arrays without metadata ({@code none}): what the rows say decides what comes back:
+ * {@code in_sync} members fill their slots, {@code rebuilding} ones and spares come back as spares
+ * (a rebuild starts over), {@code faulty} and {@code missing} ones stay out. An array whose initial
+ * resync had not finished resyncs again if it has all its members.
  */
 @Component
 class ArrayRestorer implements RestorableSource {
@@ -92,6 +105,10 @@ class ArrayRestorer implements RestorableSource {
     private void assemble(String name) {
         ArrayRecord record = repository.findByName(name).orElseThrow(() -> new IllegalStateException("its row is gone"));
         MdArraySpec spec = spec(record);
+        if (spec.metadata().present()) {
+            assembleFromSuperblocks(record, spec);
+            return;
+        }
         String[] slots = new String[record.getRaidDevices()];
         Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
         List<String> spares = new ArrayList<>();
@@ -119,6 +136,17 @@ class ArrayRestorer implements RestorableSource {
             }
         }
         MdArray array = build(record, spec, Arrays.asList(slots), spares, missing);
+        started(record, array, missing, Map.of());
+    }
+
+    /**
+     * Writes the rows of a freshly assembled array (the missing and refused members with their
+     * reasons), then registers it; stops it if it is inactive or the rows cannot be written. The
+     * members' write-mostly flags come from the rows (with or without superblocks).
+     */
+    private void started(ArrayRecord record, MdArray array, Map<ArrayMemberRecord, String> missing,
+                         Map<String, String> refused) {
+        String name = record.getName();
         for (ArrayMemberRecord m : record.getMembers()) {
             if (m.isWriteMostly() && MemberRows.attached(array, m.getDeviceName())) {
                 array.writeMostly(m.getDeviceName(), true);
@@ -135,6 +163,9 @@ class ArrayRestorer implements RestorableSource {
                 for (ArrayMemberRecord m : current.getMembers()) {
                     missing.keySet().stream().filter(x -> x.getId().equals(m.getId())).findFirst().ifPresent(x ->
                             m.set(MemberRows.MISSING, m.getSlot(), false, "not there at start-up: " + missing.get(x)));
+                    if (refused.containsKey(m.getDeviceName())) {
+                        m.set(MemberRows.MISSING, m.getSlot(), false, "refused at start-up: " + refused.get(m.getDeviceName()));
+                    }
                 }
                 MemberRows.write(current, array, d -> ArrayService.kindOf(registry, d));
                 repository.saveAndFlush(current);
@@ -145,6 +176,80 @@ class ArrayRestorer implements RestorableSource {
         }
         registry.register(name, DeviceKind.ARRAY, array);
         claimMembers(record);
+    }
+
+    /**
+     * An array with metadata: every configured member that is there is examined, and the
+     * superblocks decide. Blank members are added back as spares; all blank means a re-create.
+     */
+    private void assembleFromSuperblocks(ArrayRecord record, MdArraySpec spec) {
+        Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
+        List<String> present = new ArrayList<>();
+        for (ArrayMemberRecord m : record.getMembers()) {
+            String why = unavailableBecause(m);
+            if (why == null) {
+                present.add(m.getDeviceName());
+            } else if (!m.getState().equals(MemberRows.FAULTY) && !m.getState().equals(MemberRows.MISSING)) {
+                missing.put(m, why);
+            }
+        }
+        List<Examination> exams = present.stream().map(arrays::examine).toList();
+        List<String> blank = exams.stream().filter(Examination::blank).map(Examination::device).toList();
+        MdArray array;
+        Map<String, String> refused = new LinkedHashMap<>();
+        try {
+            if (!present.isEmpty() && blank.size() == present.size()) {
+                array = recreate(record, spec, present);
+            } else {
+                List<String> examined = present.stream().filter(d -> !blank.contains(d)).toList();
+                MdAssembly.Result result = arrays.assemble(spec, record.getRaidDevices(), examined);
+                array = result.array();
+                for (MdAssembly.DeviceOutcome d : result.devices()) {
+                    if (d.outcome().equals("refused")) {
+                        refused.put(d.device(), d.reason());
+                    }
+                }
+                if (array.inactiveReason() == null) {
+                    for (String d : blank) {
+                        arrays.add(spec.name(), d);
+                    }
+                }
+            }
+        } catch (MdArgumentException | MdStateException e) {
+            throw new IllegalStateException(e.getMessage() + describe(missing), e);
+        }
+        started(record, array, missing, refused);
+    }
+
+    /** Every member is blank (memory disks after a restart): new superblocks, same uuid, as the rows say. */
+    private MdArray recreate(ArrayRecord record, MdArraySpec spec, List<String> present) {
+        String[] slots = new String[record.getRaidDevices()];
+        List<String> spares = new ArrayList<>();
+        for (ArrayMemberRecord m : record.getMembers()) {
+            if (!present.contains(m.getDeviceName())) {
+                continue;
+            }
+            boolean inSlot = m.getSlot() != null && m.getSlot() >= 0 && m.getSlot() < slots.length
+                    && slots[m.getSlot()] == null && !m.isReplacement() && !m.getState().equals(MemberRows.SPARE);
+            if (inSlot) {
+                slots[m.getSlot()] = m.getDeviceName();
+            } else {
+                spares.add(m.getDeviceName());
+            }
+        }
+        List<String> inSlots = Arrays.asList(slots);
+        if (inSlots.contains(null)) {
+            throw new IllegalStateException("every member lost its superblock and some slots have no device to write new"
+                    + " ones to: " + inSlots);
+        }
+        MdArray array = arrays.create(spec.withAssumeClean(!record.isResyncPending()), inSlots);
+        try {
+            spares.forEach(d -> arrays.add(spec.name(), d));
+        } catch (RuntimeException e) {
+            arrays.stop(spec.name());
+            throw e;
+        }
+        return array;
     }
 
     private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
@@ -208,20 +313,30 @@ class ArrayRestorer implements RestorableSource {
     /**
      * The initial resync had not finished, or a parity array without a journal was not stopped
      * cleanly: some stripe may hold new data beside old parity, so the parity is recomputed (md
-     * without a bitmap). A journal's replay makes those stripes whole instead.
+     * without a bitmap). A journal's replay makes those stripes whole instead. With metadata the row's
+     * flag is not asked: the superblocks say whether the array was clean, and the bitmap which rows
+     * to resync.
      */
     private static boolean mustResync(ArrayRecord r, MdLevel level) {
-        return r.isResyncPending() || (level.parity() && r.isDirty() && r.getJournalDevice() == null);
+        boolean superblocks = !r.getMetadata().equals(MetadataSpec.Format.NONE.label());
+        return r.isResyncPending()
+                || (level.parity() && r.isDirty() && r.getJournalDevice() == null && !superblocks);
     }
 
     static MdArraySpec spec(ArrayRecord r) {
         MdLevel level = MdLevel.fromLabel(r.getLevel());
+        MetadataSpec metadata = MetadataSpec.NONE;
+        if (!r.getMetadata().equals(MetadataSpec.Format.NONE.label())) {
+            MetadataSpec.Bitmap bitmap = r.getBitmapChunkBytes() == null ? null
+                    : new MetadataSpec.Bitmap(r.getBitmapChunkBytes(), MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP);
+            metadata = new MetadataSpec(MetadataSpec.Format.parse(r.getMetadata()), MdUuid.parse(r.getUuid()), bitmap);
+        }
         Integer code = r.getLayoutCode();
         return new MdArraySpec(r.getName(), level, r.getChunkBytes(),
                 code == null || level.parity() ? null : Raid10Layout.fromCode(code),
                 new MdStrategies(FlushStrategy.fromLabel(r.getFlushStrategy()),
                         BarrierStrategy.fromLabel(r.getBarrierStrategy())),
                 new SpeedLimits(r.getSpeedMinKiBps(), r.getSpeedMaxKiBps()), !mustResync(r, level),
-                level.parity() ? new ParitySpec(ParityLayout.fromCode(code), r.getStripeCacheSize()) : null);
+                level.parity() ? new ParitySpec(ParityLayout.fromCode(code), r.getStripeCacheSize()) : null, metadata);
     }
 }

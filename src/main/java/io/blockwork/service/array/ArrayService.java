@@ -6,8 +6,10 @@ import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdArrays;
 import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MdLevel;
+import io.blockwork.engine.md.MdStateException;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
 import io.blockwork.persistence.array.ArrayRepository;
@@ -37,7 +39,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * md arrays: create, inspect, delete, and mdadm's management (add, replace, fail, remove, re-add,
- * sync actions, speed limits). Every change is a {@link ManagementOperations} operation: the
+ * sync actions, speed limits); {@link ArrayAssemblyService} assembles them from their members.
+ * Every change is a {@link ManagementOperations} operation: the
  * engine object is built or changed first (it checks everything and changes nothing when it
  * refuses), its undo recorded, then the rows are written from the engine's new state.
  *
@@ -52,7 +55,10 @@ import org.springframework.stereotype.Service;
  *
  * <p>Size note: over 400 lines because it has one short operation per mdadm verb (create, add,
  * replace, fail, remove, re-add, sync actions, speed limits, delete), sharing the lookups, undo
- * and record helpers at its end; a class per verb would copy those.
+ * and record helpers at its end; a class per verb would copy those. Every operation follows the
+ * same steps (engine first with its undo, then the registry's claims, then the rows from the
+ * engine's state). Assembly, which builds arrays from their members instead, lives in
+ * {@link ArrayAssemblyService}.
  */
 @Service
 public class ArrayService {
@@ -87,9 +93,11 @@ public class ArrayService {
         MdArraySpec spec = MdErrors.call(() -> MdArraySpec.parse(c.name(), c.level(), c.chunkBytes(), c.layout(),
                 c.flushStrategy(), c.barrierStrategy()));
         SpeedLimits speed = speedLimits(c.speedMinBytes(), c.speedMaxBytes(), "speedLimits", SpeedLimits.DEFAULT);
+        MetadataSpec metadata = c.metadataSpec(spec.level());
         MdArraySpec withCache = c.stripeCacheSize() == null ? spec
                 : MdErrors.call(() -> spec.withStripeCacheSize(c.stripeCacheSize()));
-        MdArraySpec withSpeed = withCache.withSpeed(speed).withAssumeClean(c.assumeClean());
+        MdArraySpec withSpeed = MdErrors.call(() -> withCache.withSpeed(speed).withAssumeClean(c.assumeClean())
+                .withMetadata(metadata));
         return management.apply(changes -> {
             registry.requireFree(c.name());
             Map<String, String> seen = new HashMap<>();
@@ -124,17 +132,26 @@ public class ArrayService {
                 registry.claim(device, holder);
                 changes.undoOnRollback(() -> registry.release(device, holder));
             }
-            MdDetail detail = array.detail();
-            ArrayRecord record = new ArrayRecord(c.name(), spec.level().label(), detail.raidDevices(),
-                    spec.chunkBytes(), spec.layoutCode(),
-                    detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
-                    array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
-            record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
-            record.setStripeCacheSize(withSpeed.parity() == null ? null : withSpeed.parity().stripeCacheSize());
+            ArrayRecord record = newRecord(array, speed);
             record.setJournalDevice(c.journal(), c.journal() == null ? null : kindOf(c.journal()));
             MemberRows.write(record, array, this::kindOf);
             return view(save(record));
         });
+    }
+
+    /** The row of a new array (created or assembled), from the live engine object. */
+    ArrayRecord newRecord(MdArray array, SpeedLimits speed) {
+        MdArraySpec spec = array.spec();
+        MdDetail detail = array.detail();
+        ArrayRecord record = new ArrayRecord(spec.name(), spec.level().label(), detail.raidDevices(),
+                spec.chunkBytes(), spec.layoutCode(),
+                detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
+                array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
+        record.setSpeedLimits(speed.minKiBps(), speed.maxKiBps());
+        record.setStripeCacheSize(spec.parity() == null ? null : spec.parity().stripeCacheSize());
+        MdDetail.Metadata m = detail.metadata();
+        record.setMetadata(m.format(), m.uuid(), m.bitmap() == null ? null : m.bitmap().chunkBytes());
+        return record;
     }
 
     public List<ArrayView> list() {
@@ -246,9 +263,12 @@ public class ArrayService {
     }
 
     /**
-     * {@code mdadm --re-add}: a device removed from this array since the service started goes back
-     * into its old slot; a member the array lost at the last start (stored as faulty or missing)
-     * comes back as a spare. Either way it is rebuilt in full (there is no write-intent bitmap).
+     * {@code mdadm --re-add}: a former member goes back into its old slot. With metadata its
+     * superblock says which, and it is rebuilt only in the chunks the write-intent bitmap marks
+     * when the bitmap still holds every write it missed (else in full); a device whose superblock
+     * does not place it (none, another array's, a taken slot) comes back as a spare. Without
+     * metadata: a device removed since the service started goes back into its old slot, one the
+     * array lost at the last start comes back as a spare, rebuilt in full either way.
      */
     public ArrayView reAddMember(String name, String member) {
         return management.apply(changes -> {
@@ -265,7 +285,14 @@ public class ArrayService {
             if (!others.isEmpty()) {
                 throw busy(device, others).atField("member");
             }
-            if (detached) {
+            if (array.spec().metadata().present()) {
+                try {
+                    arrays.reAdd(name, member);
+                } catch (MdStateException e) {
+                    // its superblock does not place it back: a spare, rebuilt in full (mdadm --add)
+                    MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
+                }
+            } else if (detached) {
                 MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
             } else {
                 MdErrors.run(() -> arrays.reAdd(name, member), MdErrors.rename("device", "member"));
@@ -375,7 +402,7 @@ public class ArrayService {
      * A device may join an array if it is live and nothing holds it; {@code seen} catches a device
      * listed twice in one request (maps name to the field that listed it first).
      */
-    private void requireJoiner(String field, String device, Map<String, String> seen) {
+    void requireJoiner(String field, String device, Map<String, String> seen) {
         if (device == null || device.isBlank()) {
             throw ProblemException.invalid(field, "a device name is required");
         }
@@ -433,7 +460,7 @@ public class ArrayService {
         return write(record, array);
     }
 
-    private void claim(String device, Holder holder, EngineChanges changes) {
+    void claim(String device, Holder holder, EngineChanges changes) {
         registry.claim(device, holder);
         changes.undoOnRollback(() -> registry.release(device, holder));
     }
@@ -478,7 +505,7 @@ public class ArrayService {
      * Speed limits from bytes per second (null: keep {@code current}'s). md counts in KiB/s, so
      * bytes are rounded down to KiB; errors name {@code prefix.min} / {@code prefix.max}.
      */
-    private static SpeedLimits speedLimits(Long minBytes, Long maxBytes, String prefix, SpeedLimits current) {
+    static SpeedLimits speedLimits(Long minBytes, Long maxBytes, String prefix, SpeedLimits current) {
         String p = prefix == null ? "" : prefix + ".";
         long min = minBytes == null ? current.minKiBps() : kib(minBytes, p + "min");
         long max = maxBytes == null ? current.maxKiBps() : kib(maxBytes, p + "max");
@@ -497,7 +524,7 @@ public class ArrayService {
         return Math.min(bytes / 1024, SpeedLimits.UNLIMITED.maxKiBps());
     }
 
-    private ArrayRecord save(ArrayRecord record) {
+    ArrayRecord save(ArrayRecord record) {
         return Records.save(repository, record, "array " + record.getName());
     }
 
@@ -522,8 +549,9 @@ public class ArrayService {
         List<ArrayView.MemberView> members = new ArrayList<>();
         if (detail != null) {
             for (MdDetail.MemberDetail m : detail.members()) {
+                String recovery = m.state() != MemberState.REBUILDING ? null : m.throughBitmap() ? "bitmap" : "full";
                 members.add(new ArrayView.MemberView(m.number(), m.raidDevice(), m.device(), m.role().label(),
-                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(),
+                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(), recovery,
                         m.writeMostly()));
             }
         }
@@ -538,7 +566,7 @@ public class ArrayService {
                 r.getJournalDevice(),
                 r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
                 array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
-                List.copyOf(members), r.getNode());
+                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes(), r.getNode());
     }
 
     /** A member as stored, for arrays that are not assembled and members the live array does not have. */
@@ -555,6 +583,6 @@ public class ArrayService {
             default -> s;
         };
         return new ArrayView.MemberView(-1, m.getSlot() == null ? -1 : m.getSlot(), m.getDeviceName(), role, s, text,
-                m.isReplacement(), 0, m.getFaultReason(), m.isWriteMostly());
+                m.isReplacement(), 0, m.getFaultReason(), null, m.isWriteMostly());
     }
 }

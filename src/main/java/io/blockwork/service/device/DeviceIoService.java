@@ -121,6 +121,7 @@ public class DeviceIoService {
             Problem problem = switch (e.status()) {
                 case INVALID -> Problem.OUT_OF_RANGE;
                 case NOT_SUPPORTED -> Problem.NOT_SUPPORTED;
+                case NO_SPACE -> Problem.INSUFFICIENT_SPACE;
                 case READ_ONLY -> Problem.CONFLICT;
                 default -> Problem.IO_ERROR;
             };

@@ -75,6 +75,21 @@ class DiskEngines {
         }
     }
 
+    /** A file disk over the image already in the data dir, whose length must be the spec's size. */
+    Disk adopt(DiskSpec spec) {
+        Path path = imagePath(spec.name());
+        if (!Files.isRegularFile(path)) {
+            throw ProblemException.invalid("image", "there is no image " + path + " to open");
+        }
+        try {
+            return Disk.openFile(spec.name(), path, spec.sizeBytes(), spec.engineConfig());
+        } catch (IllegalStateException e) {
+            throw ProblemException.invalid("size", e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw new ProblemException(Problem.IO_ERROR, "cannot open " + path + ": " + e.getCause()).causedBy(e);
+        }
+    }
+
     /**
      * The disk as it comes back after a restart: file disks reopen their image, nbd disks connect
      * in the background (a server that is down leaves the disk failing I/O, not missing), others

@@ -52,10 +52,27 @@ public class DiskService {
     }
 
     public DiskView create(DiskSpec spec) {
+        return create(spec, false);
+    }
+
+    /**
+     * A new disk; with {@code existingImage} a file disk opens the image already in the data dir
+     * instead of creating one (a rollback then closes it and leaves it there).
+     */
+    public DiskView create(DiskSpec spec, boolean existingImage) {
+        if (existingImage && spec.type() != DiskType.FILE) {
+            throw ProblemException.invalid("image", "only file disks have an image; " + spec.type().label() + " disks start empty");
+        }
         return management.apply(changes -> {
             registry.requireFree(spec.name());
-            AbstractBlockDevice disk = engines.create(spec);
-            changes.undoOnRollback(() -> engines.destroy(disk, spec.type()));
+            AbstractBlockDevice disk = existingImage ? engines.adopt(spec) : engines.create(spec);
+            changes.undoOnRollback(() -> {
+                if (existingImage) {
+                    DiskEngines.close(disk);
+                } else {
+                    engines.destroy(disk, spec.type());
+                }
+            });
             registry.register(spec.name(), DeviceKind.DISK, disk);
             changes.undoOnRollback(() -> registry.unregister(spec.name()));
             // an nbd disk's size is the export's, known once connected

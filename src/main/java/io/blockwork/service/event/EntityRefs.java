@@ -8,6 +8,8 @@ import io.blockwork.persistence.export.ExportRecord;
 import io.blockwork.persistence.pool.PoolRecord;
 import io.blockwork.persistence.pool.PoolSegmentRecord;
 import io.blockwork.persistence.snapshot.SnapshotRecord;
+import io.blockwork.persistence.thin.ThinPoolRecord;
+import io.blockwork.persistence.thin.ThinVolumeRecord;
 import io.blockwork.persistence.volume.VolumeRecord;
 import io.blockwork.persistence.workload.ExperimentRecord;
 import io.blockwork.persistence.workload.WorkloadRecord;
@@ -42,6 +44,11 @@ final class EntityRefs {
                     loaded.apply(PoolRecord.class, v.getPoolId()) instanceof PoolRecord p ? p.getName() : null);
             case SnapshotRecord s -> new Ref(EventKind.SNAPSHOT, s.getName(),
                     loaded.apply(VolumeRecord.class, s.getVolumeId()) instanceof VolumeRecord v ? v.getName() : null);
+            case ThinPoolRecord p -> new Ref(EventKind.POOL, p.getName(), null);
+            case ThinVolumeRecord s when s.snapshot() -> new Ref(EventKind.SNAPSHOT, s.getName(),
+                    loaded.apply(ThinVolumeRecord.class, s.getOriginId()) instanceof ThinVolumeRecord v ? v.getName() : null);
+            case ThinVolumeRecord v -> new Ref(EventKind.VOLUME, v.getName(),
+                    loaded.apply(ThinPoolRecord.class, v.getThinPoolId()) instanceof ThinPoolRecord p ? p.getName() : null);
             case ExportRecord e -> new Ref(EventKind.EXPORT, e.getName(), null);
             case WorkloadRecord w -> new Ref(EventKind.WORKLOAD, String.valueOf(w.getId()), w.getDeviceName());
             case ExperimentRecord x -> new Ref(EventKind.EXPERIMENT, String.valueOf(x.getId()), null);

@@ -25,4 +25,9 @@ public record NbdEndpoint(String address, int port, boolean wildcard) {
         }
         return "nbd://" + host + ":" + port + "/" + exportName;
     }
+
+    /** The URI for the Unix-domain socket at {@code socket}, {@code nbd+unix:///name?socket=/path}. */
+    public static String unixUri(String exportName, java.nio.file.Path socket) {
+        return "nbd+unix:///" + exportName + "?socket=" + socket.toAbsolutePath();
+    }
 }

@@ -6,6 +6,9 @@ import io.blockwork.nbd.NbdClient;
 import io.blockwork.nbd.NbdServer;
 import io.blockwork.service.event.ExportClientEvents;
 import java.net.InetSocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.context.SmartLifecycle;
@@ -18,8 +21,11 @@ import org.springframework.stereotype.Component;
  * so the first client already finds them; it stops before the beans that own the devices are
  * destroyed, answering the requests in flight first.
  *
- * <p>A port that cannot be bound stops the service from starting, naming the setting to change:
- * a service that silently does not export would be worse.
+ * <p>With {@code blockwork.nbd.unix-socket} set, a second server on that Unix-domain socket serves
+ * the same export table, for clients on this machine ({@code nbd+unix:///NAME?socket=PATH}).
+ *
+ * <p>A port or socket that cannot be bound stops the service from starting, naming the setting to
+ * change: a service that silently does not export would be worse.
  */
 @Component
 public class NbdServerLifecycle implements SmartLifecycle {
@@ -27,6 +33,8 @@ public class NbdServerLifecycle implements SmartLifecycle {
     private final BlockworkProperties.Nbd config;
     private final ExportTable exports = new ExportTable();
     private final NbdServer server;
+    /** The Unix-domain socket's server, or null when {@code blockwork.nbd.unix-socket} is unset. */
+    private final NbdServer unixServer;
 
     NbdServerLifecycle(BlockworkProperties properties, ExportClientEvents clients) {
         this.config = properties.nbd();
@@ -38,6 +46,11 @@ public class NbdServerLifecycle implements SmartLifecycle {
         }
         this.server = new NbdServer(address, exports);
         server.listener(clients);
+        this.unixServer = config.unixSocket() == null ? null
+                : new NbdServer(UnixDomainSocketAddress.of(config.unixSocket().toAbsolutePath()), exports);
+        if (unixServer != null) {
+            unixServer.listener(clients);
+        }
     }
 
     @Override
@@ -48,10 +61,22 @@ public class NbdServerLifecycle implements SmartLifecycle {
             throw new IllegalStateException("cannot start the NBD server on " + config.address() + ":" + config.port()
                     + " (" + e.getMessage() + "); choose another with blockwork.nbd.address and blockwork.nbd.port", e);
         }
+        if (unixServer != null) {
+            try {
+                unixServer.start();
+            } catch (RuntimeException e) {
+                server.stop();
+                throw new IllegalStateException("cannot serve NBD on the Unix socket " + config.unixSocket() + " ("
+                        + e.getMessage() + "); choose another path with blockwork.nbd.unix-socket, or unset it", e);
+            }
+        }
     }
 
     @Override
     public void stop() {
+        if (unixServer != null) {
+            unixServer.stop();
+        }
         server.stop();
     }
 
@@ -66,12 +91,25 @@ public class NbdServerLifecycle implements SmartLifecycle {
     }
 
     List<NbdClient> clients(String exportName) {
-        return server.isRunning() ? server.clients(exportName) : List.of();
+        List<NbdClient> all = new ArrayList<>(server.isRunning() ? server.clients(exportName) : List.of());
+        if (unixServer != null && unixServer.isRunning()) {
+            all.addAll(unixServer.clients(exportName));
+        }
+        return all;
     }
 
     /** Ends the connections of an export's clients once their requests in flight are answered. */
     void disconnect(String exportName) {
         server.disconnect(exportName);
+        if (unixServer != null) {
+            unixServer.disconnect(exportName);
+        }
+    }
+
+    /** The Unix-domain socket clients may use, while it is served. */
+    public Optional<Path> unixSocket() {
+        return unixServer != null && unixServer.isRunning() ? Optional.of(config.unixSocket().toAbsolutePath())
+                : Optional.empty();
     }
 
     /** Where clients connect, with the real port; empty while the server is not running. */

@@ -8,13 +8,15 @@ import io.blockwork.service.export.ExportService;
 import io.blockwork.service.export.ExportView;
 import io.blockwork.service.pool.PoolService;
 import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.pool.ThinPoolUsage;
 import io.blockwork.service.snapshot.SnapshotService;
 import io.blockwork.service.snapshot.SnapshotView;
+import io.blockwork.service.thin.ThinPoolService;
 import org.springframework.stereotype.Component;
 
 /**
  * The metric sources of the services beside {@link DeviceMetrics}: the mapped devices' strategies,
- * pools with their snapshots' fill, exports and their clients, the event hub.
+ * pools with their snapshots' fill, thin pools' data and metadata use, exports and their clients, the event hub.
  */
 final class ServiceMetrics {
 
@@ -69,6 +71,35 @@ final class ServiceMetrics {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /** Thin pools as lvs shows them: data and metadata used of what they have, and what their volumes promise. */
+    @Component
+    static class ThinPools implements MetricSource {
+        private final ThinPoolService thinPools;
+
+        ThinPools(ThinPoolService thinPools) {
+            this.thinPools = thinPools;
+        }
+
+        @Override
+        public void collect(MetricFamilies m) {
+            for (PoolView p : thinPools.list()) {
+                ThinPoolUsage u = p.thin();
+                if (u == null) {
+                    continue;
+                }
+                m.gauge("blockwork_thin_pool_data_bytes", "The thin pool's data space", u.dataBytes(), "pool", p.name());
+                m.gauge("blockwork_thin_pool_data_used_bytes", "Data space holding blocks of thin volumes and snapshots "
+                        + "(lvs Data%)", u.usedDataBytes(), "pool", p.name());
+                m.gauge("blockwork_thin_pool_metadata_bytes", "The thin pool's metadata space", u.metadataBytes(),
+                        "pool", p.name());
+                m.gauge("blockwork_thin_pool_metadata_used_bytes", "Metadata space in use (lvs Meta%)",
+                        u.usedMetadataBytes(), "pool", p.name());
+                m.gauge("blockwork_thin_pool_virtual_bytes", "The virtual sizes of the pool's thin volumes and snapshots "
+                        + "added up (above the data space: overprovisioned)", u.virtualBytes(), "pool", p.name());
             }
         }
     }

@@ -2,8 +2,7 @@ package io.blockwork.service.pool;
 
 import io.blockwork.persistence.pool.PoolRecord;
 import io.blockwork.persistence.pool.PoolRepository;
-import io.blockwork.persistence.volume.VolumeRecord;
-import io.blockwork.persistence.volume.VolumeRepository;
+import io.blockwork.persistence.thin.ThinPoolRepository;
 import io.blockwork.persistence.volume.VolumeRecord;
 import io.blockwork.persistence.volume.VolumeRepository;
 import io.blockwork.service.assembly.ObjectState;
@@ -43,6 +42,7 @@ public class PoolService {
     public static final long MIN_EXTENT_SIZE = 64L << 10;
 
     private final PoolRepository repository;
+    private final ThinPoolRepository thinPools;
     private final VolumeRepository volumes;
     private final PoolExtents extents;
     private final DeviceRegistry registry;
@@ -51,10 +51,11 @@ public class PoolService {
     /** Every configured pool's state, by name: running, or why not. Written by management operations and assembly. */
     private final Map<String, ObjectState> states = new ConcurrentHashMap<>();
 
-    public PoolService(PoolRepository repository, VolumeRepository volumes, PoolExtents extents,
-                       DeviceRegistry registry, ManagementOperations management, NodeScope nodes) {
+    public PoolService(PoolRepository repository, ThinPoolRepository thinPools, VolumeRepository volumes,
+                       PoolExtents extents, DeviceRegistry registry, ManagementOperations management, NodeScope nodes) {
         this.nodes = nodes;
         this.repository = repository;
+        this.thinPools = thinPools;
         this.volumes = volumes;
         this.extents = extents;
         this.registry = registry;
@@ -69,7 +70,7 @@ public class PoolService {
     public PoolView create(String name, String device, Long extentSizeBytes) {
         return management.apply(changes -> {
             DeviceNames.require(name, "name");
-            if (repository.findByName(name).isPresent()) {
+            if (repository.findByName(name).isPresent() || thinPools.existsByName(name)) {
                 throw new ProblemException(Problem.NAME_TAKEN, "a pool named '" + name + "' already exists")
                         .atField("name").with("takenBy", HOLDER_KIND);
             }
@@ -245,6 +246,7 @@ public class PoolService {
         boolean local = nodes.isLocal(r);
         return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), local ? deviceSize : null,
                 r.getExtentSizeBytes(), map.totalExtents(), map.freeExtents(), map.usedExtents(), map.largestFreeRun(),
-                names, local ? state(r.getName()) : ObjectState.onNode(r.getNode()), r.getCreatedAt(), r.getNode());
+                names, local ? state(r.getName()) : ObjectState.onNode(r.getNode()), r.getCreatedAt(), r.getNode(),
+                PoolView.CLASSIC, null);
     }
 }

@@ -72,7 +72,8 @@ class SnapshotViews {
         return new SnapshotView(r.getName(), pool.getName(), volume.getName(), r.getExtentCount() * es,
                 r.getExtentCount(), r.getChunkSectors() << 9, StoreType.PERSISTENT.code().equals(r.getStore()), state,
                 reason, known ? round(status.fillPercent()) : null, known ? status.allocatedSectors() << 9 : null,
-                known ? status.exceptions() : null, merge, exports, statusLine, r.getCreatedAt(), pool.getNode());
+                known ? status.exceptions() : null, merge, exports, statusLine, r.getCreatedAt(), pool.getNode(), SnapshotView.COW,
+                volume.getName());
     }
 
     private static double round(double percent) {

@@ -389,6 +389,7 @@ public class VolumeService {
         long es = pool.getExtentSizeBytes();
         return new VolumeView(v.getName(), pool.getName(), v.getExtentCount() * es, v.getExtentCount(), es,
                 segments.size(), v.getName(), attributes(entry), exports, holders, snapshots.names(v), state,
-                v.getCreatedAt(), detail ? segments : null, table, pool.getNode());
+                v.getCreatedAt(), detail ? segments : null, table, pool.getNode(), VolumeView.LINEAR,
+                v.getExtentCount() * es, null);
     }
 }

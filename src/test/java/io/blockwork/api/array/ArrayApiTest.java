@@ -22,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -95,8 +97,15 @@ class ArrayApiTest {
                 .andExpect(header().string("Location", "/api/v1/arrays/aa-md"))
                 .andExpect(jsonPath("$.name").value("aa-md"))
                 .andExpect(jsonPath("$.level").value("raid10"))
-                .andExpect(jsonPath("$.sizeBytes").value(32 * MIB))
-                .andExpect(jsonPath("$.usedDevSizeBytes").value(16 * MIB))
+                // md's v1.2 superblock (the default): the data starts 1 MiB in, as mdadm puts it on 16 MiB members
+                .andExpect(jsonPath("$.sizeBytes").value(30 * MIB))
+                .andExpect(jsonPath("$.usedDevSizeBytes").value(15 * MIB))
+                .andExpect(jsonPath("$.metadata").value("1.2"))
+                .andExpect(jsonPath("$.uuid").value(matchesPattern("[0-9a-f]{8}(:[0-9a-f]{8}){3}")))
+                .andExpect(jsonPath("$.dataOffsetBytes").value(MIB))
+                .andExpect(jsonPath("$.events").value(greaterThan(0)))
+                .andExpect(jsonPath("$.bitmap.chunkBytes").value(65536))
+                .andExpect(jsonPath("$.bitmap.chunks").value(480))
                 .andExpect(jsonPath("$.chunkBytes").value(65536))
                 .andExpect(jsonPath("$.layout").value("n2"))
                 .andExpect(jsonPath("$.layoutCode").value(0x102))
@@ -114,7 +123,7 @@ class ArrayApiTest {
 
         mvc.perform(get("/api/v1/devices/aa-md").with(viewer())).andExpect(status().isOk())
                 .andExpect(jsonPath("$.kind").value("array"))
-                .andExpect(jsonPath("$.sizeBytes").value(32 * MIB));
+                .andExpect(jsonPath("$.sizeBytes").value(30 * MIB));
         mvc.perform(get("/api/v1/devices/aa-c0").with(viewer()))
                 .andExpect(jsonPath("$.holders", contains("array aa-md")));
         mvc.perform(get("/api/v1/arrays").with(viewer())).andExpect(status().isOk())
@@ -210,6 +219,8 @@ class ArrayApiTest {
         mvc.perform(reAdd("ar-md", "ar-c1")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.members[?(@.device == 'ar-c1')].slot", contains(1)));
         awaitSettled("ar-md");
+        // its superblock placed it back in slot 1, and the bitmap limited the copy to what it missed
+        assertThat(((Number) at(array(mvc, "ar-md"), "$.recoveredBytes")).longValue()).isEqualTo(2 * MIB);
         await().atMost(LONG).until(() -> "in_sync 1".equals(rows(jdbc, "ar-md").get("ar-c1")));
         // the rebuilt member has the data written while it was out: fail the other one and read
         mvc.perform(failMember("ar-md", "ar-c0")).andExpect(status().isOk());
@@ -321,12 +332,13 @@ class ArrayApiTest {
         mvc.perform(memoryDisk("al-c0", "1MiB")).andExpect(status().isCreated());
         mvc.perform(memoryDisk("al-c1", "2MiB")).andExpect(status().isCreated());
         disks("az-c", 2, "1MiB");
-        mvc.perform(createArray("{\"name\":\"al-md\",\"level\":\"linear\",\"members\":[\"al-c0\",\"al-c1\"]}"))
+        // members this small leave no room for md's superblock and data offset: no metadata
+        mvc.perform(createArray("{\"name\":\"al-md\",\"level\":\"linear\",\"members\":[\"al-c0\",\"al-c1\"],\"metadata\":\"none\"}"))
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.sizeBytes").value(3 * MIB))
                 .andExpect(jsonPath("$.sync").doesNotExist());
         mvc.perform(createArray("{\"name\":\"az-md\",\"level\":\"raid0\",\"members\":" + members("az-c", 2)
-                        + ",\"chunk\":65536}"))
+                        + ",\"chunk\":65536,\"metadata\":\"none\"}"))
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.sizeBytes").value(2 * MIB))
                 .andExpect(jsonPath("$.chunkBytes").value(65536));

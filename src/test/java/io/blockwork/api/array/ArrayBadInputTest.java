@@ -10,6 +10,7 @@ import static io.blockwork.api.array.ArrayRequests.sync;
 import static io.blockwork.api.export.ExportRequests.createExport;
 import static io.blockwork.support.Problems.problem;
 import static io.blockwork.support.Requests.admin;
+import static io.blockwork.support.Requests.viewer;
 import static io.blockwork.support.Requests.memoryDisk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,7 +62,8 @@ class ArrayBadInputTest {
         for (String d : new String[] {"bi-c0", "bi-c1", "bi-c2", "bi-c3", "bi-h0", "bi-h1", "bi-e0"}) {
             mvc.perform(memoryDisk(d, "4MiB")).andExpect(status().isCreated());
         }
-        mvc.perform(createArray("{\"name\":\"bi-held\",\"level\":\"raid1\",\"members\":[\"bi-h0\",\"bi-h1\"]}"))
+        // no bitmap: its daemon would change the array's look (dirty chunks) between before and after
+        mvc.perform(createArray("{\"name\":\"bi-held\",\"level\":\"raid1\",\"members\":[\"bi-h0\",\"bi-h1\"],\"bitmap\":\"none\"}"))
                 .andExpect(status().isCreated());
         mvc.perform(createExport("{\"device\":\"bi-e0\"}")).andExpect(status().isCreated());
         registry.reserve("bi-down", DeviceKind.DISK, ObjectState.failed("its image file is missing"));
@@ -88,6 +90,12 @@ class ArrayBadInputTest {
 
     private void assertNothingChanged() throws Exception {
         assertThat(everything()).isEqualTo(before);
+    }
+
+    /** Nothing changed but the read counters: examining a device reads its superblock. */
+    private void assertNothingChangedButReads() throws Exception {
+        String reads = "\"(reads|readBytes)\":\\d+";
+        assertThat(everything().replaceAll(reads, "")).isEqualTo(before.replaceAll(reads, ""));
     }
 
     private void create(String json, int status, String code, String field) throws Exception {
@@ -350,5 +358,105 @@ class ArrayBadInputTest {
         mvc.perform(delete("/api/v1/disks/bi-h0").param("force", "true").with(admin()))
                 .andExpect(problem(409, "device-busy"));
         assertNothingChanged();
+    }
+
+    /* ---- md metadata (issue 17) ---- */
+
+    @Test
+    void metadataChoicesThatDoNotFit() throws Exception {
+        String pair = "\"members\":[\"bi-c0\",\"bi-c1\"]";
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"0.90\"}", 400, "validation-failed", "metadata");
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"external\"}", 400, "validation-failed", "bitmap");
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"none\",\"bitmap\":\"internal\"}",
+                400, "validation-failed", "bitmap");
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"none\",\"bitmapChunk\":\"1MiB\"}",
+                400, "validation-failed", "bitmapChunk");
+        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"bitmapChunk\":\"3KiB\"}",
+                400, "validation-failed", "bitmapChunk");
+        create("{\"name\":\"bi-new\",\"level\":\"raid0\"," + pair + ",\"bitmap\":\"internal\"}",
+                400, "validation-failed", "bitmap");
+        mvc.perform(createArray("{\"name\":\"bi-a-name-longer-than-md-keeps-in-a-superblock\",\"level\":\"raid1\","
+                        + pair + "}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("name"))
+                .andExpect(jsonPath("$.detail").value(containsString("32 bytes")));
+        assertNothingChanged();
+    }
+
+    private static org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder assemble(String json) {
+        return org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/v1/arrays/assemble")
+                .with(admin()).contentType(org.springframework.http.MediaType.APPLICATION_JSON).content(json);
+    }
+
+    @Test
+    void assemblingFromDevicesThatCannotBeUsed() throws Exception {
+        mvc.perform(assemble("{\"devices\":[]}")).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("devices"));
+        mvc.perform(assemble("{\"devices\":[\"bi-nobody\"]}")).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("devices[0]"));
+        mvc.perform(assemble("{\"devices\":[\"bi-h0\"]}")).andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.field").value("devices[0]"))
+                .andExpect(jsonPath("$.holders", contains("array bi-held")));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\",\"bi-c0\"]}")).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("devices[1]"));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\",\"bi-c1\"]}")).andExpect(problem(409, "conflict"))
+                .andExpect(jsonPath("$.field").value("devices"))
+                .andExpect(jsonPath("$.detail").value(containsString("no device has a usable md superblock")))
+                .andExpect(jsonPath("$.detail").value(containsString("bi-c1: no md superblock (the superblock area is blank)")));
+        mvc.perform(assemble("{\"name\":\"bi-c2\",\"devices\":[\"bi-c0\"]}")).andExpect(problem(409, "name-taken"))
+                .andExpect(jsonPath("$.field").value("name"));
+        mvc.perform(assemble("{\"name\":\"bad name\",\"devices\":[\"bi-c0\"]}")).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("name"));
+        assertNothingChangedButReads();
+    }
+
+    @Test
+    void assembleBodiesThatAreNotWhatTheSchemaSays() throws Exception {
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\",")).andExpect(problem(400, "malformed-json"));
+        mvc.perform(assemble("{\"devices\":\"bi-c0\"}")).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("devices"));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"force\":true}")).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("force"))
+                .andExpect(jsonPath("$.detail").value(containsString("unknown field 'force'")));
+        mvc.perform(assemble("{}")).andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("devices"));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"strategies\":{\"flush\":\"sometimes\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("strategies.flush"));
+        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"speedLimits\":{\"min\":\"2MiB\",\"max\":\"1MiB\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("speedLimits.max"));
+        mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/v1/arrays/assemble")
+                        .with(viewer()).contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                        .content("{\"devices\":[\"bi-c0\"]}"))
+                .andExpect(problem(403, "forbidden"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void parityChoicesThatDoNotFitTheMetadata() throws Exception {
+        String three = "\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]";
+        // md refuses a bitmap beside a journal, and the journal device is not in Blockwork's superblocks
+        create("{\"name\":\"bi-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"bi-c3\",\"metadata\":\"1.2\"}",
+                400, "validation-failed", "journal");
+        create("{\"name\":\"bi-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"bi-c3\",\"bitmap\":\"internal\"}",
+                400, "validation-failed", "bitmap");
+        create("{\"name\":\"bi-new\",\"level\":\"raid6\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\",\"bi-c3\"],"
+                + "\"bitmapChunk\":\"12KiB\"}", 400, "validation-failed", "bitmapChunk");
+        assertNothingChanged();
+    }
+
+    @Test
+    void examiningDevices() throws Exception {
+        mvc.perform(get("/api/v1/devices/bi-nobody/examine").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(get("/api/v1/devices/bi-down/examine").with(admin())).andExpect(problem(409, "conflict"));
+        mvc.perform(get("/api/v1/devices/bi-c0/examine").with(viewer())).andExpect(status().isOk())
+                .andExpect(jsonPath("$.found").value(false))
+                .andExpect(jsonPath("$.usable").value(false))
+                .andExpect(jsonPath("$.problem").value(containsString("blank")));
+        mvc.perform(get("/api/v1/devices/bi-h1/examine").with(viewer())).andExpect(status().isOk())
+                .andExpect(jsonPath("$.usable").value(true))
+                .andExpect(jsonPath("$.superblock.raidLevel").value("raid1"))
+                .andExpect(jsonPath("$.superblock.deviceRole").value("Active device 1"))
+                .andExpect(jsonPath("$.superblock.arrayState").value("AA"))
+                .andExpect(jsonPath("$.superblock.checksumCorrect").value(true))
+                .andExpect(jsonPath("$.bitmap").doesNotExist());
+        assertNothingChangedButReads();
     }
 }

@@ -44,7 +44,10 @@ class ParityArrayApiTest {
                 .andExpect(jsonPath("$.layout").value("right-symmetric"))
                 .andExpect(jsonPath("$.layoutCode").value(3))
                 .andExpect(jsonPath("$.chunkBytes").value(128 * 1024))
-                .andExpect(jsonPath("$.sizeBytes").value(3 * 8 * 1024 * 1024))
+                // three data members of 8 MiB less md's v1.2 data offset (1 MiB): 3 x 7 MiB
+                .andExpect(jsonPath("$.sizeBytes").value(3 * 7 * 1024 * 1024))
+                .andExpect(jsonPath("$.metadata").value("1.2"))
+                .andExpect(jsonPath("$.bitmap.chunkBytes").isNumber())
                 .andExpect(jsonPath("$.stripeCache.size").value(512))
                 .andExpect(jsonPath("$.sync.action").exists());
         await().atMost(LONG).until(() -> settled(mvc, "p6"));

@@ -3,6 +3,8 @@ package io.blockwork.api.disk;
 import static io.blockwork.support.Problems.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -56,7 +58,7 @@ class DiskControllerSliceTest {
     void createMapsUnitsAndDefaultsIntoTheSpecAndTheViewBack() throws Exception {
         DiskSpec expected = new DiskSpec("s1", DiskType.MEMORY, 512L << 20, 512, CacheMode.WRITEBACK,
                 new LatencyModel(80_000, 80_000, 1_000_000, 20_000), 0, FlushMerging.OFF);
-        when(disks.create(any())).thenReturn(new DiskView(expected, Instant.EPOCH, ObjectState.RUNNING, 4096L,
+        when(disks.create(any(), anyBoolean())).thenReturn(new DiskView(expected, Instant.EPOCH, ObjectState.RUNNING, 4096L,
                 new DiskView.Stats(IoCounters.ZERO, 3, 2), DiskFaults.NONE, null, "n1"));
 
         mvc.perform(create("""
@@ -73,13 +75,13 @@ class DiskControllerSliceTest {
                 .andExpect(jsonPath("$.state.reason").doesNotExist());
 
         ArgumentCaptor<DiskSpec> spec = ArgumentCaptor.forClass(DiskSpec.class);
-        verify(disks).create(spec.capture());
+        verify(disks).create(spec.capture(), eq(false));
         assertThat(spec.getValue()).isEqualTo(expected);
     }
 
     @Test
     void serviceProblemsAreRenderedAsProblemJson() throws Exception {
-        when(disks.create(any())).thenThrow(new ProblemException(Problem.NAME_TAKEN, "taken").atField("name"));
+        when(disks.create(any(), anyBoolean())).thenThrow(new ProblemException(Problem.NAME_TAKEN, "taken").atField("name"));
         mvc.perform(create("{\"name\":\"s2\",\"type\":\"memory\",\"size\":4096}"))
                 .andExpect(problem(409, "name-taken"))
                 .andExpect(jsonPath("$.field").value("name"))

@@ -77,6 +77,7 @@ class ExportApiTest {
                 .andExpect(jsonPath("$.readOnly").value(false))
                 .andExpect(jsonPath("$.description").value("scratch"))
                 .andExpect(jsonPath("$.uri").value("nbd://127.0.0.1:" + port() + "/ea-e1"))
+                .andExpect(jsonPath("$.unixUri").doesNotExist())
                 .andExpect(jsonPath("$.sizeBytes").value(4 << 20))
                 .andExpect(jsonPath("$.state.actual").value("active"))
                 .andExpect(jsonPath("$.clients").isEmpty())

@@ -42,7 +42,7 @@ class TableValidationTest {
             gap                    | 0 8 linear d0 0\\n16 8 linear d0 8                | 2 | gap in table: target starts at sector 16 but the previous one ends at sector 8
             overlap                | 0 8 linear d0 0\\n4 8 linear d0 8                 | 2 | overlap: target starts at sector 4, before the previous one ends at sector 8
             zero length            | 0 8 linear d0 0\\n8 0 linear d0 8                 | 2 | zero-length target
-            unknown target         | 0 8 linear d0 0\\n8 8 raid45 d0                   | 2 | unknown target type 'raid45' (known: linear, striped, zero, error, delay, flakey, mirror, snapshot-origin, snapshot, snapshot-merge, log-writes)
+            unknown target         | 0 8 linear d0 0\\n8 8 raid45 d0                   | 2 | unknown target type 'raid45' (known: linear, striped, zero, error, delay, flakey, mirror, snapshot-origin, snapshot, snapshot-merge, log-writes, thin-pool, thin)
             argument count         | 0 8 linear d0                                     | 1 | linear: Invalid argument count: 1 given, 2 expected (<dev> <offset>)
             bad sector             | 0 8 zero\\n8 8 linear d0 -1                       | 2 | linear: Invalid device sector: '-1'
             unknown device         | 0 8 zero\\n8 8 zero\\n16 8 linear sdz 0           | 3 | linear: Device lookup failed: no device named 'sdz'

@@ -3,6 +3,7 @@ package io.blockwork.engine.md;
 import io.blockwork.engine.contract.BlockDeviceContract;
 import io.blockwork.engine.contract.DeviceUnderTest;
 import io.blockwork.engine.disk.DiskConfig;
+import io.blockwork.engine.md.metadata.MetadataSpec;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 
@@ -135,6 +136,59 @@ class MdContractTest {
         }
     }
 
+    /* ---- With md's v1.2 superblocks (and a write-intent bitmap on the redundant levels) ---- */
+
+    private static MdArraySpec withSuperblocks(MdArraySpec spec) {
+        return spec.withMetadata(MetadataSpec.v12(spec.level().redundant() ? new MetadataSpec.Bitmap(64 * 1024, 1) : null));
+    }
+
+    @Nested
+    class LinearWithSuperblocks extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(withSuperblocks(MdFixture.spec(MdLevel.LINEAR)), 3, 7 * MIB + 3 * 512).underTest();
+        }
+    }
+
+    @Nested
+    class Raid0WithSuperblocks extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(withSuperblocks(MdFixture.spec(MdLevel.RAID0).withChunk(64 * 1024)), 3, 8 * MIB).underTest();
+        }
+    }
+
+    @Nested
+    class Raid1WithBitmap extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(withSuperblocks(MdFixture.spec(MdLevel.RAID1)), 2, 16 * MIB).underTest();
+        }
+    }
+
+    @Nested
+    class Raid10WithBitmapDegraded extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            MdFixture f = MdFixture.of(withSuperblocks(MdFixture.raid10("n2")), 4, 8 * MIB);
+            f.array.fail(f.disk(1).name());
+            return f.underTest();
+        }
+    }
+
+    /** Resync through the bitmap (every bit set at creation) under the contract's I/O. */
+    @Nested
+    class Raid10WithBitmapWhileResyncing extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            MdFixture f = MdFixture.of(withSuperblocks(MdFixture.raid10("n2")).withSpeed(new SpeedLimits(2_000, 4_000)), 4,
+                    8 * MIB, DiskConfig.writeback());
+            return f.underTest();
+        }
+    }
+
+    /* ---- Parity levels ---- */
+
     @Nested
     class Raid5 extends BlockDeviceContract {
         @Override
@@ -169,6 +223,25 @@ class MdContractTest {
         @Override
         protected DeviceUnderTest create() {
             return MdFixture.of(MdFixture.spec(MdLevel.RAID4).withChunk(16 * 1024), 3, 8 * MIB).underTest();
+        }
+    }
+
+    /* ---- Parity levels with superblocks and a write-intent bitmap ---- */
+
+    @Nested
+    class Raid5WithBitmap extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(withSuperblocks(MdFixture.spec(MdLevel.RAID5).withChunk(64 * 1024)), 4, 8 * MIB).underTest();
+        }
+    }
+
+    @Nested
+    class Raid6WithBitmapWhileResyncing extends BlockDeviceContract {
+        @Override
+        protected DeviceUnderTest create() {
+            return MdFixture.of(withSuperblocks(MdFixture.spec(MdLevel.RAID6).withChunk(32 * 1024))
+                    .withSpeed(new SpeedLimits(2_000, 4_000)), 5, 8 * MIB, DiskConfig.writeback()).underTest();
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.blockwork.engine.dm.snapshot;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.IoStatus;
 import java.lang.System.Logger.Level;
@@ -122,6 +124,54 @@ public final class Snapshot {
         }
         bio.context(TRACKED);
         return new Route.ToOrigin(bio.offset());
+    }
+
+    /**
+     * What the snapshot's range holds: copied chunks are data (the COW holds them); a run of
+     * chunks not copied reads through to the origin, so the origin answers, unless one of them was
+     * copied while it did. That check afterwards is what makes the answer safe: the origin's
+     * content of a chunk changes only after the chunk was copied, so if none was, the origin's
+     * answer is the snapshot's.
+     */
+    public void allocation(long offset, long length, Extents out) {
+        long end = offset + length;
+        long pos = offset;
+        while (pos < end && !out.stopped()) {
+            long runEnd = pos;
+            while (runEnd < end && !copied(runEnd >>> chunkShift)) {
+                runEnd = Math.min(end, ((runEnd >>> chunkShift) + 1) << chunkShift);
+            }
+            if (runEnd == pos) {
+                long next = Math.min(end, ((pos >>> chunkShift) + 1) << chunkShift);
+                out.add(next - pos, Allocation.DATA);
+                pos = next;
+                continue;
+            }
+            Extents throughOrigin = out.fresh();
+            origin.allocation(pos, runEnd - pos, throughOrigin);
+            boolean copiedSince = false;
+            for (long at = pos; at < runEnd && !copiedSince; at = ((at >>> chunkShift) + 1) << chunkShift) {
+                copiedSince = copied(at >>> chunkShift);
+            }
+            if (copiedSince) {
+                out.add(runEnd - pos, Allocation.DATA);
+            } else {
+                out.addAll(throughOrigin);
+            }
+            pos = runEnd;
+        }
+    }
+
+    /** True if the chunk is in the COW (or the snapshot is invalid, when reads fail and nothing is promised). */
+    private boolean copied(long chunk) {
+        int cb = complete.bucket(chunk);
+        int pb = pending.bucket(chunk);
+        locks.lockChunk(cb, pb);
+        try {
+            return !valid || complete.lookup(chunk) >= 0;
+        } finally {
+            locks.unlockChunk(cb, pb);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import static io.blockwork.engine.dm.TargetType.version;
 
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.dm.DeviceRange;
 import io.blockwork.engine.dm.MapResult;
 import io.blockwork.engine.dm.StatusType;
@@ -43,6 +44,11 @@ public record LinearTarget(BlockDevice dev, long start, long length) implements 
     @Override
     public MapResult map(Bio bio) {
         return MapResult.remap(dev, (start << 9) + bio.offset());
+    }
+
+    @Override
+    public void allocation(long offset, long len, Extents out) {
+        dev.allocation((start << 9) + offset, len, out);
     }
 
     @Override

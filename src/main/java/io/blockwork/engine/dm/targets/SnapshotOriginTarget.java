@@ -3,6 +3,7 @@ package io.blockwork.engine.dm.targets;
 import static io.blockwork.engine.dm.TargetType.version;
 
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.dm.DeviceRange;
 import io.blockwork.engine.dm.MapResult;
@@ -80,6 +81,12 @@ public final class SnapshotOriginTarget implements Target {
     @Override
     public List<DeviceRange> devices() {
         return List.of(new DeviceRange(dev, 0, length));
+    }
+
+    /** Reads pass straight to the origin device, so it answers. */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        dev.allocation(offset, length, out);
     }
 
     /** The registry entry: the snapshots of this origin. */

@@ -2,7 +2,9 @@ package io.blockwork.engine.dm.targets;
 
 import static io.blockwork.engine.dm.TargetType.version;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.dm.MapResult;
 import io.blockwork.engine.dm.TargetContext;
 import io.blockwork.engine.dm.TargetType;
@@ -50,6 +52,15 @@ public final class SnapshotTarget extends CowTarget {
         }
         Route r = bio.op().isWrite() ? snapshot.write(bio) : snapshot.read(bio);
         return mapResult(r, snapshot.origin(), snapshot.cow());
+    }
+
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        if (handle.owns()) {
+            snapshot.allocation(offset, length, out);
+        } else {
+            out.add(length, Allocation.DATA);
+        }
     }
 
     @Override

@@ -4,6 +4,7 @@ import static io.blockwork.engine.dm.TargetType.version;
 
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.dm.ArgBound;
 import io.blockwork.engine.dm.DeviceRange;
@@ -101,6 +102,20 @@ public final class StripedTarget implements Target {
         Stripe s = stripes[index];
         bio.context(index);
         return MapResult.remap(s.dev, (s.start << 9) + (chunk / stripes.length) * chunkBytes + inChunk);
+    }
+
+    /** Chunk by chunk, each asked of its stripe's device where {@link #map} would send it. */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        long end = offset + length;
+        for (long pos = offset; pos < end && !out.stopped(); ) {
+            long chunk = pos / chunkBytes;
+            long inChunk = pos % chunkBytes;
+            long n = Math.min(end - pos, chunkBytes - inChunk);
+            Stripe s = stripes[(int) (chunk % stripes.length)];
+            s.dev.allocation((s.start << 9) + (chunk / stripes.length) * chunkBytes + inChunk, n, out);
+            pos += n;
+        }
     }
 
     @Override

@@ -19,7 +19,9 @@ public final class Targets {
             SnapshotOriginTarget.TYPE,
             SnapshotTarget.TYPE,
             SnapshotMergeTarget.TYPE,
-            LogWritesTarget.TYPE);
+            LogWritesTarget.TYPE,
+            ThinPoolTarget.TYPE,
+            ThinTarget.TYPE);
 
     private Targets() {}
 

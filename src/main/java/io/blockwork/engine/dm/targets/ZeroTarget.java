@@ -2,8 +2,10 @@ package io.blockwork.engine.dm.targets;
 
 import static io.blockwork.engine.dm.TargetType.version;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioOp;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.dm.DeviceRange;
 import io.blockwork.engine.dm.MapResult;
 import io.blockwork.engine.dm.StatusType;
@@ -33,6 +35,12 @@ public record ZeroTarget() implements Target {
             bio.data().fill((byte) 0);
         }
         return MapResult.OK;
+    }
+
+    /** Nothing is stored and reads return zeros. */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        out.add(length, Allocation.HOLE);
     }
 
     @Override

@@ -1,0 +1,59 @@
+package io.blockwork.service.thin;
+
+import io.blockwork.persistence.thin.ThinPoolRecord;
+import io.blockwork.persistence.thin.ThinPoolRepository;
+import io.blockwork.persistence.thin.ThinVolumeRepository;
+import io.blockwork.service.assembly.Ref;
+import io.blockwork.service.assembly.Restorable;
+import io.blockwork.service.assembly.RestorableSource;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/**
+ * Thin pools and their thin devices at start-up: each pool after its data and metadata devices
+ * (or its classic pool), reading its metadata back; each thin volume and snapshot after its pool.
+ * One that cannot come back keeps its name, failed or blocked with why.
+ */
+@Component
+class ThinRestorer implements RestorableSource {
+
+    private final ThinPoolRepository pools;
+    private final ThinVolumeRepository volumes;
+    private final ThinPoolService poolService;
+    private final ThinVolumeService volumeService;
+    private final DeviceRegistry registry;
+
+    ThinRestorer(ThinPoolRepository pools, ThinVolumeRepository volumes, ThinPoolService poolService,
+                 ThinVolumeService volumeService, DeviceRegistry registry) {
+        this.pools = pools;
+        this.volumes = volumes;
+        this.poolService = poolService;
+        this.volumeService = volumeService;
+        this.registry = registry;
+    }
+
+    @Override
+    public List<Restorable> restorables() {
+        List<Restorable> out = new ArrayList<>();
+        Map<Long, ThinPoolRecord> byId = pools.findAll().stream()
+                .collect(Collectors.toMap(ThinPoolRecord::getId, Function.identity()));
+        for (ThinPoolRecord p : byId.values()) {
+            out.add(new Restorable(ThinPoolService.ref(p), Set.of(poolService.dependencies(p)),
+                    () -> poolService.assemble(p), state -> poolService.markUnavailable(p, state)));
+        }
+        volumes.findAllByOrderByNameAsc().forEach(v -> {
+            DeviceKind kind = v.snapshot() ? DeviceKind.SNAPSHOT : DeviceKind.VOLUME;
+            Ref pool = ThinPoolService.ref(byId.get(v.getThinPoolId()));
+            out.add(new Restorable(new Ref(kind.label(), v.getName()), Set.of(pool), () -> volumeService.assemble(v),
+                    state -> registry.reserve(v.getName(), kind, state)));
+        });
+        return out;
+    }
+}

@@ -1,0 +1,133 @@
+package io.blockwork.service.thin;
+
+import io.blockwork.engine.dm.DeviceInfo;
+import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.thin.Pool;
+import io.blockwork.persistence.thin.ThinPoolRecord;
+import io.blockwork.persistence.thin.ThinVolumeRecord;
+import io.blockwork.persistence.thin.ThinVolumeRepository;
+import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.consistency.Records;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.export.ExportService;
+import io.blockwork.service.problem.ProblemException;
+import io.blockwork.service.snapshot.SnapshotView;
+import io.blockwork.service.volume.VolumeView;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/**
+ * Thin volume and snapshot records as every thin operation reads them, and how the API shows
+ * them: a thin volume as a {@link VolumeView} of type {@code thin} (its virtual size, and what it
+ * allocated: {@code lvs}' Data%), a thin snapshot as a {@link SnapshotView} of type {@code thin}.
+ */
+@Component
+class ThinVolumes {
+
+    private final ThinVolumeRepository repository;
+    private final ThinPoolService pools;
+    private final DeviceRegistry registry;
+
+    ThinVolumes(ThinVolumeRepository repository, ThinPoolService pools, DeviceRegistry registry) {
+        this.repository = repository;
+        this.pools = pools;
+        this.registry = registry;
+    }
+
+    /** Volume {@code name} (not a snapshot) of {@code pool}, or not-found. */
+    ThinVolumeRecord volume(ThinPoolRecord pool, String name) {
+        return repository.findByName(name).filter(v -> v.getThinPoolId() == pool.getId() && !v.snapshot())
+                .orElseThrow(() -> ProblemException.notFound("volume in pool " + pool.getName(), name));
+    }
+
+    /** Snapshot {@code name} of {@code volume}, or not-found. */
+    ThinVolumeRecord snapshot(ThinVolumeRecord volume, String name) {
+        return repository.findByName(name).filter(s -> volume.getId().equals(s.getOriginId()))
+                .orElseThrow(() -> ProblemException.notFound("snapshot of volume " + volume.getName(), name));
+    }
+
+    Optional<ThinVolumeRecord> find(String name) {
+        return repository.findByName(name);
+    }
+
+    List<ThinVolumeRecord> snapshots(ThinVolumeRecord volume) {
+        return repository.findAllByOriginIdOrderByIdAsc(volume.getId());
+    }
+
+    List<ThinVolumeRecord> volumes(ThinPoolRecord pool) {
+        return repository.findAllByThinPoolIdAndOriginIdIsNullOrderByNameAsc(pool.getId());
+    }
+
+    List<ThinVolumeRecord> allVolumes() {
+        return repository.findAllByOriginIdIsNullOrderByNameAsc();
+    }
+
+    ThinVolumeRecord save(ThinVolumeRecord r) {
+        return Records.save(repository, r, (r.snapshot() ? "thin snapshot " : "thin volume ") + r.getName());
+    }
+
+    void delete(ThinVolumeRecord r) {
+        repository.delete(r);
+        repository.flush();
+    }
+
+    /* ---- views ---- */
+
+    VolumeView view(ThinVolumeRecord v, ThinPoolRecord pool, boolean detail) {
+        RegisteredDevice entry = registry.find(v.getName()).orElse(null);
+        long chunk = pool.getBlockSizeBytes();
+        long mapped = mappedBytes(v, pool);
+        List<String> holders = entry == null ? List.of() : entry.holders().stream().map(Holder::toString).sorted().toList();
+        String table = detail && entry != null ? entry.device(MappedDevice.class).map(MappedDevice::tableText).orElse(null)
+                : null;
+        List<String> snaps = snapshots(v).stream().map(ThinVolumeRecord::getName).toList();
+        return new VolumeView(v.getName(), pool.getName(), v.getSizeBytes(), v.getSizeBytes() / chunk, chunk, 0,
+                v.getName(), attributes(entry, pool), exports(entry), holders, snaps, state(entry), v.getCreatedAt(),
+                detail ? List.of() : null, table, null, VolumeView.THIN, Math.max(mapped, 0),
+                mapped < 0 ? null : ThinPoolService.percent(mapped, v.getSizeBytes()));
+    }
+
+    SnapshotView snapshotView(ThinVolumeRecord s, ThinVolumeRecord volume, ThinPoolRecord pool, String stateOverride) {
+        RegisteredDevice entry = registry.find(s.getName()).orElse(null);
+        long chunk = pool.getBlockSizeBytes();
+        long mapped = mappedBytes(s, pool);
+        ObjectState state = state(entry);
+        String status = entry != null && entry.live() ? entry.device(MappedDevice.class)
+                .map(d -> d.statusText().strip()).orElse(null) : null;
+        return new SnapshotView(s.getName(), pool.getName(), volume.getName(), s.getSizeBytes(), s.getSizeBytes() / chunk,
+                chunk, true, stateOverride != null ? stateOverride : state.actual(), state.reason(),
+                mapped < 0 ? null : ThinPoolService.percent(mapped, s.getSizeBytes()), mapped < 0 ? null : mapped, null,
+                null, exports(entry), status, s.getCreatedAt(), null, SnapshotView.THIN, s.getSource());
+    }
+
+    /** Bytes of data blocks the thin device maps, or -1 when its pool is not active. */
+    private long mappedBytes(ThinVolumeRecord v, ThinPoolRecord pool) {
+        Optional<Pool> p = pools.engine(pool);
+        return p.map(x -> x.metadata().mappedBlocks(v.getThinId()) * pool.getBlockSizeBytes()).orElse(-1L);
+    }
+
+    private static ObjectState state(RegisteredDevice entry) {
+        return entry == null ? ObjectState.failed("not assembled") : entry.state();
+    }
+
+    private static List<String> exports(RegisteredDevice entry) {
+        return entry == null ? List.of() : entry.holders().stream()
+                .filter(h -> h.kind().equals(ExportService.HOLDER_KIND)).map(Holder::name).sorted().toList();
+    }
+
+    /**
+     * lvs-style attributes of a thin volume or snapshot: {@code V} (thin volume), {@code w},
+     * {@code i}, {@code -}, state {@code a}/{@code s}/{@code -}, open {@code o}/{@code -}, target
+     * type {@code t} (thin), zeroing {@code z}/{@code -}, health and skip-activation {@code -}: an
+     * unused active thin volume is {@code Vwi-a-tz--}.
+     */
+    static String attributes(RegisteredDevice entry, ThinPoolRecord pool) {
+        MappedDevice d = entry == null ? null : entry.device(MappedDevice.class).orElse(null);
+        char state = d == null ? '-' : d.state() == DeviceInfo.State.SUSPENDED ? 's' : 'a';
+        boolean open = entry != null && (!entry.holders().isEmpty() || (d != null && d.info().openCount() > 0));
+        return "Vwi-" + state + (open ? 'o' : '-') + 't' + (pool.isZeroNewBlocks() ? 'z' : '-') + "--";
+    }
+}

@@ -1,0 +1,186 @@
+package io.blockwork.service.topology;
+
+import io.blockwork.engine.md.MdArray;
+import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.MemberState;
+import io.blockwork.engine.md.Raid10Geometry;
+import io.blockwork.engine.md.Raid10Layout;
+import io.blockwork.service.device.DeviceKind;
+import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Holder;
+import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.event.Health;
+import io.blockwork.service.export.ExportService;
+import io.blockwork.service.export.ExportView;
+import io.blockwork.service.pool.PoolService;
+import io.blockwork.service.problem.ProblemException;
+import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.volume.VolumeService;
+import io.blockwork.service.volume.VolumeView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.stereotype.Service;
+
+/**
+ * The whole stack as a graph (disks, arrays, dm devices, pools, volumes, snapshots, exports; a
+ * volume's and a snapshot's hidden devices left out) and, from it, the {@link BlastRadius} of a
+ * failure. Pools and exports are not block devices, so their ids carry a prefix: {@code pool:p1},
+ * {@code export:e1}.
+ */
+@Service
+public class TopologyService {
+
+    /** One object of the stack and the objects it is built on. */
+    public record TopologyNode(String id, String kind, String name, String health, String reason, List<String> uses) {}
+
+    private final DeviceRegistry registry;
+    private final PoolService pools;
+    private final VolumeService volumes;
+    private final ExportService exports;
+
+    public TopologyService(DeviceRegistry registry, PoolService pools, VolumeService volumes, ExportService exports) {
+        this.registry = registry;
+        this.pools = pools;
+        this.volumes = volumes;
+        this.exports = exports;
+    }
+
+    public List<TopologyNode> nodes() {
+        return build().values().stream().map(Built::node).toList();
+    }
+
+    /** What losing {@code failed} (node ids) would do. */
+    public BlastRadius.Impact blastRadius(Set<String> failed) {
+        Map<String, Built> graph = build();
+        for (String id : failed) {
+            if (!graph.containsKey(id)) {
+                throw ProblemException.notFound("object", id);
+            }
+        }
+        return BlastRadius.of(graph.values().stream().map(b -> new BlastRadius.Node(b.node.id(), b.node.uses(), b.redundancy))
+                .toList(), failed);
+    }
+
+    private record Built(TopologyNode node, Redundancy redundancy) {}
+
+    private Map<String, Built> build() {
+        Map<String, Set<String>> uses = new LinkedHashMap<>();
+        Map<String, String[]> about = new LinkedHashMap<>(); // id -> kind, name, health, reason
+        Map<String, Redundancy> redundancy = new HashMap<>();
+        Map<String, String> faulty = new HashMap<>();
+        for (RegisteredDevice e : registry.list()) {
+            if (e.kind() == DeviceKind.HIDDEN) {
+                continue;
+            }
+            Health h = Health.of(e);
+            about.put(e.name(), new String[] {e.kind().label(), e.name(), h.state(), h.reason()});
+            uses.computeIfAbsent(e.name(), k -> new LinkedHashSet<>());
+            for (Holder holder : e.holders()) {
+                String parent = switch (holder.kind()) {
+                    case "array", "dm" -> holder.name();
+                    case "pool" -> "pool:" + holder.name();
+                    case "export" -> "export:" + holder.name();
+                    default -> null; // a snapshot's or volume's hold on its hidden devices, a replay
+                };
+                if (parent != null) {
+                    uses.computeIfAbsent(parent, k -> new LinkedHashSet<>()).add(e.name());
+                }
+            }
+            e.device(MdArray.class).ifPresent(a -> {
+                MdDetail d = a.detail();
+                redundancy.put(e.name(), redundancy(d));
+                // only members that hold data count; spares and failed members are not used
+                Set<String> members = uses.computeIfAbsent(e.name(), k -> new LinkedHashSet<>());
+                members.clear();
+                // a member the array failed is faulty in the graph, though the disk itself still answers
+                d.members().stream().filter(m -> m.device() != null && m.state() == MemberState.FAULTY)
+                        .forEach(m -> faulty.put(m.device(), "failed member of " + e.name()
+                                + (m.faultReason() == null ? "" : ": " + m.faultReason())));
+                d.members().stream().filter(m -> m.device() != null && m.raidDevice() >= 0
+                                && (m.state() == MemberState.IN_SYNC || m.state() == MemberState.REBUILDING))
+                        .forEach(m -> members.add(m.device()));
+            });
+        }
+        for (PoolView p : pools.list()) {
+            String id = "pool:" + p.name();
+            about.put(id, new String[] {"pool", p.name(), health(p.state().actual()), p.state().reason()});
+            uses.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(p.device());
+        }
+        for (VolumeView v : volumes.list()) {
+            uses.computeIfAbsent(v.name(), k -> new LinkedHashSet<>()).add("pool:" + v.pool());
+            for (String s : v.snapshots()) {
+                uses.computeIfAbsent(s, k -> new LinkedHashSet<>()).add(v.name());
+            }
+        }
+        for (ExportView x : exports.list()) {
+            String id = "export:" + x.name();
+            about.put(id, new String[] {"export", x.name(), health(x.state().actual()), x.state().reason()});
+            uses.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(x.device());
+        }
+        faulty.forEach((device, reason) -> {
+            String[] v = about.get(device);
+            if (v != null && "ok".equals(v[2])) {
+                about.put(device, new String[] {v[0], v[1], "faulty", reason});
+            }
+        });
+        Map<String, Built> graph = new LinkedHashMap<>();
+        for (Map.Entry<String, String[]> a : about.entrySet()) {
+            String[] v = a.getValue();
+            List<String> used = new ArrayList<>(uses.getOrDefault(a.getKey(), Set.of()));
+            used.retainAll(about.keySet());
+            graph.put(a.getKey(), new Built(new TopologyNode(a.getKey(), v[0], v[1], v[2], v[3], List.copyOf(used)),
+                    redundancy.getOrDefault(a.getKey(), new Redundancy.AllNeeded())));
+        }
+        return graph;
+    }
+
+    private static String health(String actual) {
+        return "active".equals(actual) ? "ok" : actual;
+    }
+
+    /** What an array survives now, from its level and its in-sync members. */
+    static Redundancy redundancy(MdDetail d) {
+        Map<Integer, String> inSync = new HashMap<>();
+        d.members().stream().filter(m -> m.raidDevice() >= 0 && m.state() == MemberState.IN_SYNC && m.device() != null)
+                .forEach(m -> inSync.put(m.raidDevice(), m.device()));
+        return switch (d.level()) {
+            case "raid1" -> new Redundancy.CopySets(List.of(new TreeSet<>(inSync.values())));
+            case "raid4", "raid5" -> new Redundancy.Parity(Math.max(0, 1 - (d.raidDevices() - inSync.size())));
+            case "raid6" -> new Redundancy.Parity(Math.max(0, 2 - (d.raidDevices() - inSync.size())));
+            case "raid10" -> new Redundancy.CopySets(raid10CopySets(d, inSync));
+            default -> new Redundancy.AllNeeded();
+        };
+    }
+
+    /**
+     * The sets of members that hold the copies of one chunk, from md's own placement: one layout
+     * period of chunks is enough, the pattern repeats after it.
+     */
+    static List<Set<String>> raid10CopySets(MdDetail d, Map<Integer, String> inSync) {
+        long chunkSectors = d.chunkBytes() / 512;
+        Raid10Geometry g = Raid10Geometry.of(Raid10Layout.fromCode(d.layoutCode()), d.raidDevices(), chunkSectors,
+                d.usedDevSizeBytes() / 512);
+        int[] devs = new int[g.copies()];
+        long[] sectors = new long[g.copies()];
+        Set<Set<String>> sets = new LinkedHashSet<>();
+        long chunks = Math.min(g.arraySectors() / chunkSectors, (long) d.raidDevices() * g.copies() * 2);
+        for (long c = 0; c < chunks; c++) {
+            g.findPhys(c * chunkSectors, devs, sectors);
+            Set<String> set = new TreeSet<>();
+            for (int dev : devs) {
+                String name = inSync.get(dev);
+                if (name != null) {
+                    set.add(name);
+                }
+            }
+            sets.add(set);
+        }
+        return List.copyOf(sets);
+    }
+}

@@ -1,0 +1,208 @@
+package io.blockwork.bench;
+
+import io.blockwork.engine.block.BioFlags;
+import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.SyncIo;
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.disk.DiskConfig;
+import io.blockwork.engine.disk.LatencyModel;
+import io.blockwork.engine.dm.MappedDevice;
+import io.blockwork.engine.dm.TableException;
+import io.blockwork.engine.dm.snapshot.StoreType;
+import io.blockwork.engine.dm.targets.Snapshots;
+import io.blockwork.engine.dm.targets.Targets;
+import io.blockwork.engine.dm.targets.Thins;
+import io.blockwork.engine.dm.thin.PoolFeatures;
+import io.blockwork.engine.dm.thin.PoolMetadata;
+import io.blockwork.engine.workload.RwMode;
+import io.blockwork.engine.workload.Workload;
+import io.blockwork.engine.workload.WorkloadResult;
+import io.blockwork.engine.workload.WorkloadSpec;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Issue 19's benchmark: 4K random writes on a thin volume that is fresh (every first write to a
+ * block provisions it: allocate, zero, write, insert the mapping), provisioned (writes go in
+ * place), and the origin of a thin snapshot (every first write to a block breaks sharing: copy the
+ * 64 KiB block, write, remap), against a classic linear volume and the origin of a classic
+ * copy-on-write snapshot (4 KiB chunks, persistent store: every first write to a chunk copies it
+ * out first), in one run.
+ *
+ * <p>Data on null disks (null_blk, as the snapshot benchmark), so the figures are the stacks'
+ * own; thin metadata on a memory disk. Each cell builds its devices fresh and runs for the cell's
+ * seconds or until its writes reach a quarter of the region's thin blocks, whichever comes
+ * first, so first writes dominate where they exist (the "first writes" column says how many of
+ * the cell's writes provisioned a block or broke sharing). The pool's data device holds the
+ * region twice over, so breaking sharing never runs out of space. Rows by workers (iodepth 32
+ * each); ratios against the reference named in the last columns.
+ *
+ * <p>Then the two snapshot origins again on devices whose cache flush takes 0.5 ms (writeback
+ * null disks, the metadata disk too): a classic persistent snapshot makes each batch of new
+ * exceptions durable (PREFLUSH and FUA) before the origin writes that caused them complete, as
+ * dm-snapshot does; a thin pool makes new mappings durable at the next flush or commit, so its
+ * writes never wait for one. Null disks with free flushes hide that difference.
+ *
+ * <p>Run: {@code mvn -B -ntp test-compile exec:exec -Dbench=thin} ({@code BENCH_SECONDS=1} for a
+ * quick look).
+ */
+final class ThinBenchmark {
+
+    private static final long REGION = 16L << 30;
+    private static final long THIN_BLOCK = 64L << 10;
+    private static final long CHUNK_SECTORS = 8;
+    private static final int[] WORKERS = {1, 4};
+    private static final int IO_DEPTH = 32;
+    /** The base disk, and the pool's data device: the region twice (provisioned, then every block copied once) and a spare GiB. */
+    private static final long POOL_DATA = 2 * REGION + (1L << 30);
+
+    private ThinBenchmark() {}
+
+    private enum Case {
+        LINEAR("classic linear volume"),
+        COW_ORIGIN("classic snapshot origin (4 KiB chunks)"),
+        THIN_FRESH("thin, fresh (provisioning)"),
+        THIN_PROVISIONED("thin, provisioned"),
+        THIN_SNAPSHOTTED("thin, origin of a snapshot");
+
+        final String label;
+
+        Case(String label) {
+            this.label = label;
+        }
+    }
+
+    private record Cell(WorkloadResult result, long firstWrites) {
+        double iops() {
+            return result.write().iops();
+        }
+    }
+
+    /** The devices under every volume: data, COW store and thin metadata alike. */
+    private enum Devices {
+        NULL("null disks", DiskConfig.DEFAULT, Case.values()),
+        SLOW_FLUSH("null disks with a 0.5 ms cache flush", DiskConfig.writeback()
+                .withLatency(new LatencyModel(0, 0, 500_000, 0)), Case.COW_ORIGIN, Case.THIN_SNAPSHOTTED);
+
+        final String label;
+        final DiskConfig config;
+        final List<Case> cases;
+
+        Devices(String label, DiskConfig config, Case... cases) {
+            this.label = label;
+            this.config = config;
+            this.cases = List.of(cases);
+        }
+    }
+
+    static void run() {
+        long seconds = Bench.seconds(3);
+        for (Case c : Case.values()) { // warm-up: every path compiled before anything is measured
+            if (c != Case.THIN_PROVISIONED) { // (the snapshotted origin's cell writes in place as well)
+                measure(c, Devices.NULL, 1, 1);
+            }
+        }
+        for (Devices devices : Devices.values()) {
+            for (int workers : WORKERS) {
+                Map<Case, Cell> cells = new HashMap<>();
+                for (Case c : devices.cases) {
+                    cells.put(c, measure(c, devices, workers, seconds));
+                }
+                Table t = new Table("thin: 4K random writes, " + workers + (workers == 1 ? " worker" : " workers")
+                        + ", iodepth " + IO_DEPTH + ", " + devices.label + ", 64 KiB thin blocks, " + (REGION >> 30)
+                        + " GiB region, " + seconds + " s or " + REGION / THIN_BLOCK / 4 + " writes a cell",
+                        "volume", "IOPS", "mean latency (usec)", "first writes (%)", "vs linear", "vs classic snapshot origin");
+                Cell linear = cells.get(Case.LINEAR);
+                double cow = cells.get(Case.COW_ORIGIN).iops();
+                for (Case c : devices.cases) {
+                    Cell cell = cells.get(c);
+                    long writes = cell.result.write().ios();
+                    t.row(c.label, cell.iops(), cell.result.write().latency().meanNanos() / 1000.0,
+                            writes == 0 ? 0.0 : 100.0 * cell.firstWrites / writes,
+                            linear == null ? "-" : (Object) (cell.iops() / linear.iops()), cell.iops() / cow);
+                }
+                t.print();
+            }
+        }
+    }
+
+    private static Cell measure(Case c, Devices devices, int workers, long seconds) {
+        List<MappedDevice> made = new ArrayList<>();
+        Map<String, BlockDevice> names = new HashMap<>();
+        var config = Targets.config();
+        try {
+            Disk base = Disk.nullDisk("base", POOL_DATA, devices.config);
+            names.put(base.name(), base);
+            long sectors = REGION >> 9;
+            BlockDevice target;
+            PoolMetadata pmd = null;
+            switch (c) {
+                case LINEAR -> target = add(made, names, MappedDevice.create("lin", null, "0 " + sectors + " linear base 0\n",
+                        names::get, config));
+                case COW_ORIGIN -> {
+                    Disk cow = Disk.nullDisk("cow", REGION + REGION / 256 + (1 << 20), devices.config);
+                    names.put(cow.name(), cow);
+                    MappedDevice vol = add(made, names, MappedDevice.create("vol", null, Snapshots.originTable("base", sectors),
+                            names::get, config));
+                    add(made, names, Snapshots.create(vol, "snap", cow, StoreType.PERSISTENT, CHUNK_SECTORS, names::get, config));
+                    target = vol;
+                }
+                default -> {
+                    Disk meta = Disk.memory("meta", 256L << 20, devices.config);
+                    names.put(meta.name(), meta);
+                    MappedDevice pool = add(made, names, MappedDevice.create("pool", null, Thins.poolTable("meta", "base",
+                            POOL_DATA >> 9, THIN_BLOCK >> 9, 0, PoolFeatures.DEFAULT), names::get, config));
+                    pool.message(0, "create_thin 0");
+                    MappedDevice thin = add(made, names, MappedDevice.create("thin", null, Thins.thinTable("pool", 0, sectors),
+                            names::get, config));
+                    if (c != Case.THIN_FRESH) {
+                        provision(thin);
+                    }
+                    if (c == Case.THIN_SNAPSHOTTED) {
+                        Thins.snapshot(pool, thin, 0, 1, null);
+                    }
+                    pmd = Thins.pool(pool).orElseThrow().metadata();
+                    target = thin;
+                }
+            }
+            long before = pmd == null ? 0 : pmd.usage().usedDataBlocks();
+            WorkloadSpec spec = WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(workers).ioDepth(IO_DEPTH)
+                    .size(REGION / workers).offsetIncrement(REGION / workers)
+                    .runtime(seconds * WorkloadSpec.SECOND).ioLimit(REGION / THIN_BLOCK / 4 / workers).build();
+            WorkloadResult r = new Workload(target, spec, Thread.ofPlatform().name("thin-bench-", 0).factory())
+                    .execute(sample -> {});
+            if (r.errors() > 0) {
+                throw new IllegalStateException(c.label + ": " + r.errors() + " writes failed, the first: " + r.firstError());
+            }
+            long first = pmd == null ? 0 : pmd.usage().usedDataBlocks() - before;
+            if (c == Case.COW_ORIGIN) {
+                first = Snapshots.status((MappedDevice) names.get("snap")).orElseThrow().exceptions();
+            }
+            return new Cell(r, first);
+        } catch (TableException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            for (MappedDevice d : made.reversed()) {
+                d.remove();
+            }
+        }
+    }
+
+    /** Writes every block of the region whole, so each is mapped (and, for a snapshot, shared). */
+    private static void provision(MappedDevice thin) {
+        MemorySegment block = MemorySegment.ofArray(new byte[(int) THIN_BLOCK]);
+        for (long off = 0; off < REGION; off += THIN_BLOCK) {
+            SyncIo.write(thin, off, block, BioFlags.NONE);
+        }
+        SyncIo.flush(thin);
+    }
+
+    private static MappedDevice add(List<MappedDevice> made, Map<String, BlockDevice> names, MappedDevice d) {
+        made.add(d);
+        names.put(d.name(), d);
+        return d;
+    }
+}

@@ -1,0 +1,97 @@
+package io.blockwork.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+
+/**
+ * An array's page: mdadm --detail's members, a throttled recovery's moving progress bar, member
+ * actions done by clicking (fail, remove, add spare, check), checked through the API; the device
+ * page's charts after I/O; the overview.
+ */
+@Tag("browser")
+class DashboardArrayBrowserTest extends BrowserTestBase {
+
+    private static final String A = "/api/v1/arrays/arr-md";
+
+    @Test
+    void membersAreFailedRemovedAndRebuiltFromThePage() throws Exception {
+        for (String d : new String[] {"arr-d1", "arr-d2", "arr-d3"}) {
+            disk(d, "32MiB");
+        }
+        post("/api/v1/arrays", "{\"name\":\"arr-md\",\"level\":\"1\",\"assumeClean\":true,"
+                + "\"members\":[\"arr-d1\",\"arr-d2\"]}", 201);
+        ui.signIn("admin");
+        ui.open("#/devices/arr-md");
+        ui.text(By.cssSelector("#members tr[data-name='arr-d1']"), "active sync");
+        assertThat(ui.text(By.cssSelector("#members tr[data-name='arr-d2']"), "active sync")).contains("1");
+
+        // fail d2 by clicking; the API agrees, the page says why it cannot be failed twice
+        ui.click(By.id("fail-arr-d2"));
+        ui.text(By.cssSelector("#members tr[data-name='arr-d2']"), "faulty");
+        assertThat(this.<List<String>>read(A, "$.members[?(@.device == 'arr-d2')].state")).containsExactly("faulty");
+        ui.text(By.id("fail-arr-d2-why"), "already faulty");
+        ui.text(By.id("array-state"), "degraded");
+
+        // remove it (typing its name to confirm)
+        ui.confirm(By.id("remove-arr-d2"), "arr-d2");
+        ui.until(d -> d.findElements(By.cssSelector("#members tr[data-name='arr-d2']")).isEmpty());
+        assertThat(this.<List<String>>read(A, "$.members[*].device")).doesNotContain("arr-d2");
+
+        // throttle recovery, add d3 as a spare: it is rebuilt and the bar moves
+        ui.type(By.id("speed-max"), "2MiB");
+        ui.click(By.id("set-speed"));
+        ui.until(d -> {
+            try {
+                return this.<Integer>read(A, "$.speedLimits.max") == 2 * 1024 * 1024;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        ui.choose(By.id("spare-device"), "arr-d3");
+        ui.click(By.id("add-spare"));
+        String first = ui.visible(By.id("sync-progress")).getAttribute("aria-valuenow");
+        ui.until(d -> !first.equals(d.findElement(By.id("sync-progress")).getAttribute("aria-valuenow")));
+        ui.text(By.id("sync-speed"), "finish in");
+        ui.text(By.id("sync-check-why"), "array is recovering");
+        ui.screenshot("array");
+        ui.type(By.id("speed-max"), "1GiB");
+        ui.click(By.id("set-speed"));
+        ui.text(By.cssSelector("#members tr[data-name='arr-d3']"), "active sync");
+
+        // a check, started by clicking
+        ui.click(By.id("sync-check"));
+        ui.until(d -> {
+            try {
+                return "check".equals(this.<String>read(A, "$.lastSyncAction"));
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    @Test
+    void theDevicePageChartsIoAndTheOverviewShowsTheBusiestDevices() throws Exception {
+        disk("arr-io", "16MiB");
+        ui.signIn("admin");
+        ui.open("#/devices/arr-io");
+        ui.text(By.id("device-health"), "ok");
+        byte[] block = new byte[64 * 1024];
+        for (int i = 0; i < 32; i++) {
+            assertThat(api.put("/api/v1/devices/arr-io/data?offset=" + i * block.length, block).statusCode()).isEqualTo(204);
+        }
+        // the I/O second is sampled, the chart has points with writes in them
+        ui.until(d -> ((Boolean) ui.js("""
+                const c = document.querySelector('#chart-iops');
+                return c !== null && Number(c.dataset.points) > 0 && Number(c.dataset.max) > 0;""")));
+        ui.choose(By.id("range"), "5 minutes");
+        ui.screenshot("device");
+        ui.nav("overview");
+        ui.visible(By.cssSelector("#iotop tr[data-name='arr-io']"));
+        ui.visible(By.id("health-headline"));
+        ui.screenshot("overview");
+    }
+}
