@@ -1,5 +1,6 @@
 package io.blockwork.api;
 
+import static io.blockwork.support.Listings.named;
 import static io.blockwork.support.Problems.problem;
 import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.createDisk;
@@ -54,10 +55,9 @@ class BadInputTest {
         before = everything();
     }
 
-    /** Every disk and device as the API shows them, counters included. */
+    /** This class's disks and devices as the API shows them, counters included. */
     private String everything() throws Exception {
-        return mvc.perform(get("/api/v1/disks").with(admin())).andReturn().getResponse().getContentAsString()
-                + mvc.perform(get("/api/v1/devices").with(admin())).andReturn().getResponse().getContentAsString();
+        return named(mvc, "/api/v1/disks", "bi-") + named(mvc, "/api/v1/devices", "bi-");
     }
 
     private void assertNothingChanged() throws Exception {

@@ -95,6 +95,26 @@ public class DeviceRegistry {
         }
     }
 
+    /**
+     * Renames a device nothing holds: holders (exports, tables) refer to it by name, so a held
+     * device is refused with device-busy naming them; a taken new name is refused on {@code field}.
+     */
+    public void renameUnheld(String what, String from, String to, String field) {
+        RegisteredDevice entry = require(from);
+        if (!entry.holders().isEmpty()) {
+            List<String> holders = entry.holders().stream().map(Holder::toString).sorted().toList();
+            throw new ProblemException(Problem.DEVICE_BUSY, what + " " + from + " is used by " + String.join(", ", holders)
+                    + (holders.size() == 1 ? ", which refers" : ", which refer") + " to it by name; remove "
+                    + (holders.size() == 1 ? "it" : "them") + " first").with("holders", holders);
+        }
+        try {
+            requireFree(to);
+        } catch (ProblemException e) {
+            throw e.atField(field);
+        }
+        rename(from, to);
+    }
+
     /** Moves a device to a new name, holders and all; renames its engine object too. */
     public void rename(String from, String to) {
         DeviceNames.require(to, "name");

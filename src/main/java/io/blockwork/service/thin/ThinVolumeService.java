@@ -12,7 +12,6 @@ import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.ForcedRemoval;
-import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.service.pool.ByteUnits;
 import io.blockwork.service.problem.Problem;
@@ -165,18 +164,7 @@ public class ThinVolumeService {
     private void rename(ThinVolumeRecord record, String newName, EngineChanges changes) {
         String name = record.getName();
         DeviceNames.require(newName, "name");
-        RegisteredDevice entry = registry.require(name);
-        if (!entry.holders().isEmpty()) {
-            List<String> holders = entry.holders().stream().map(Holder::toString).sorted().toList();
-            throw new ProblemException(Problem.DEVICE_BUSY, "volume " + name + " is used by " + String.join(", ", holders)
-                    + ", which refer to it by name; remove them first").with("holders", holders);
-        }
-        try {
-            registry.requireFree(newName);
-        } catch (ProblemException e) {
-            throw e.atField("name");
-        }
-        registry.rename(name, newName);
+        registry.renameUnheld("volume", name, newName, "name");
         changes.undoOnRollback(() -> registry.rename(newName, name));
         record.setName(newName);
     }

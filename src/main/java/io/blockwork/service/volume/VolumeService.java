@@ -199,19 +199,7 @@ public class VolumeService {
         if (newName.equals(name)) {
             return;
         }
-        RegisteredDevice entry = registry.require(name);
-        if (!entry.holders().isEmpty()) {
-            List<String> holders = entry.holders().stream().map(Holder::toString).sorted().toList();
-            throw new ProblemException(Problem.DEVICE_BUSY, "volume " + name + " is used by " + String.join(", ", holders)
-                    + (holders.size() == 1 ? ", which refers" : ", which refer") + " to it by name; remove "
-                    + (holders.size() == 1 ? "it" : "them") + " first").with("holders", holders);
-        }
-        try {
-            registry.requireFree(newName);
-        } catch (ProblemException e) {
-            throw e.atField("name");
-        }
-        registry.rename(name, newName);
+        registry.renameUnheld("volume", name, newName, "name");
         changes.undoOnRollback(() -> registry.rename(newName, name));
         record.setName(newName);
     }

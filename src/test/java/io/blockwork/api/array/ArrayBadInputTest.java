@@ -8,6 +8,7 @@ import static io.blockwork.api.array.ArrayRequests.settled;
 import static io.blockwork.api.array.ArrayRequests.speedLimits;
 import static io.blockwork.api.array.ArrayRequests.sync;
 import static io.blockwork.api.export.ExportRequests.createExport;
+import static io.blockwork.support.Listings.named;
 import static io.blockwork.support.Problems.problem;
 import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.viewer;
@@ -56,23 +57,23 @@ class ArrayBadInputTest {
 
     private String before;
 
-    /** Free disks bi-c0..c3, an array bi-held over bi-h0/bi-h1, an exported disk bi-e0, a disk that is down. */
+    /** Free disks ab-c0..c3, an array ab-held over ab-h0/ab-h1, an exported disk ab-e0, a disk that is down. */
     @BeforeAll
     void devices() throws Exception {
-        for (String d : new String[] {"bi-c0", "bi-c1", "bi-c2", "bi-c3", "bi-h0", "bi-h1", "bi-e0"}) {
+        for (String d : new String[] {"ab-c0", "ab-c1", "ab-c2", "ab-c3", "ab-h0", "ab-h1", "ab-e0"}) {
             mvc.perform(memoryDisk(d, "4MiB")).andExpect(status().isCreated());
         }
         // no bitmap: its daemon would change the array's look (dirty chunks) between before and after
-        mvc.perform(createArray("{\"name\":\"bi-held\",\"level\":\"raid1\",\"members\":[\"bi-h0\",\"bi-h1\"],\"bitmap\":\"none\"}"))
+        mvc.perform(createArray("{\"name\":\"ab-held\",\"level\":\"raid1\",\"members\":[\"ab-h0\",\"ab-h1\"],\"bitmap\":\"none\"}"))
                 .andExpect(status().isCreated());
-        mvc.perform(createExport("{\"device\":\"bi-e0\"}")).andExpect(status().isCreated());
-        registry.reserve("bi-down", DeviceKind.DISK, ObjectState.failed("its image file is missing"));
-        await().atMost(Duration.ofSeconds(60)).until(() -> settled(mvc, "bi-held"));
+        mvc.perform(createExport("{\"device\":\"ab-e0\"}")).andExpect(status().isCreated());
+        registry.reserve("ab-down", DeviceKind.DISK, ObjectState.failed("its image file is missing"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> settled(mvc, "ab-held"));
     }
 
     @AfterAll
     void dropTheReservation() {
-        registry.unregister("bi-down");
+        registry.unregister("ab-down");
     }
 
     @BeforeEach
@@ -81,11 +82,12 @@ class ArrayBadInputTest {
     }
 
     private String everything() throws Exception {
-        return mvc.perform(get("/api/v1/arrays").with(admin())).andReturn().getResponse().getContentAsString()
-                + mvc.perform(get("/api/v1/devices").with(admin())).andReturn().getResponse().getContentAsString()
-                + engine.list().stream().map(a -> a.name() + " " + a.detail().members()).toList()
-                + jdbc.queryForList("SELECT * FROM arrays ORDER BY id")
-                + jdbc.queryForList("SELECT * FROM array_members ORDER BY id");
+        return named(mvc, "/api/v1/arrays", "ab-") + named(mvc, "/api/v1/devices", "ab-")
+                + engine.list().stream().filter(a -> a.name().startsWith("ab-"))
+                        .map(a -> a.name() + " " + a.detail().members()).toList()
+                + jdbc.queryForList("SELECT * FROM arrays WHERE name LIKE 'ab-%' ORDER BY id")
+                + jdbc.queryForList("SELECT m.* FROM array_members m JOIN arrays a ON m.array_id = a.id"
+                        + " WHERE a.name LIKE 'ab-%' ORDER BY m.id");
     }
 
     private void assertNothingChanged() throws Exception {
@@ -105,37 +107,37 @@ class ArrayBadInputTest {
 
     @Test
     void unknownMember() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-nobody\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-nobody\"]}",
                 400, "validation-failed", "members[1]");
     }
 
     @Test
     void memberOfAnotherArray() throws Exception {
-        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-h1\"]}"))
+        mvc.perform(createArray("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-h1\"]}"))
                 .andExpect(problem(409, "device-busy"))
                 .andExpect(jsonPath("$.field").value("members[1]"))
-                .andExpect(jsonPath("$.holders", contains("array bi-held")));
+                .andExpect(jsonPath("$.holders", contains("array ab-held")));
         assertNothingChanged();
     }
 
     @Test
     void memberHeldByAnExport() throws Exception {
-        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-e0\",\"bi-c0\"]}"))
+        mvc.perform(createArray("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-e0\",\"ab-c0\"]}"))
                 .andExpect(problem(409, "device-busy"))
                 .andExpect(jsonPath("$.field").value("members[0]"))
-                .andExpect(jsonPath("$.holders", contains("export bi-e0")));
+                .andExpect(jsonPath("$.holders", contains("export ab-e0")));
         assertNothingChanged();
     }
 
     @Test
     void spareHeldByAnotherArray() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"],\"spares\":[\"bi-h0\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-c1\"],\"spares\":[\"ab-h0\"]}",
                 409, "device-busy", "spares[0]");
     }
 
     @Test
     void memberThatIsNotActive() throws Exception {
-        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-down\"]}"))
+        mvc.perform(createArray("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-down\"]}"))
                 .andExpect(problem(409, "conflict"))
                 .andExpect(jsonPath("$.field").value("members[1]"))
                 .andExpect(jsonPath("$.detail").value(containsString("image file is missing")));
@@ -144,13 +146,13 @@ class ArrayBadInputTest {
 
     @Test
     void memberListedTwice() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c0\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-c0\"]}",
                 400, "validation-failed", "members[1]");
     }
 
     @Test
     void tooFewMembersForTheLevel() throws Exception {
-        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\"]}"))
+        mvc.perform(createArray("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-c0\"]}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("members"))
                 .andExpect(jsonPath("$.detail").value(containsString("at least 2")));
@@ -159,67 +161,67 @@ class ArrayBadInputTest {
 
     @Test
     void tooFewMembersForTheLayout() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"layout\":\"n3\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid10\",\"layout\":\"n3\",\"members\":[\"ab-c0\",\"ab-c1\"]}",
                 400, "validation-failed", "members");
     }
 
     @Test
     void chunkThatIsNotAPowerOfTwo() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid0\",\"chunk\":\"12KiB\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid0\",\"chunk\":\"12KiB\",\"members\":[\"ab-c0\",\"ab-c1\"]}",
                 400, "validation-failed", "chunk");
     }
 
     @Test
     void chunkThatIsNotASize() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid0\",\"chunk\":\"lots\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid0\",\"chunk\":\"lots\",\"members\":[\"ab-c0\",\"ab-c1\"]}",
                 400, "validation-failed", "chunk");
     }
 
     @Test
     void chunkOnRaid1() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"chunk\":\"64KiB\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\",\"chunk\":\"64KiB\",\"members\":[\"ab-c0\",\"ab-c1\"]}",
                 400, "validation-failed", "chunk");
     }
 
     @Test
     void unknownLayout() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"layout\":\"x9\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid10\",\"layout\":\"x9\",\"members\":[\"ab-c0\",\"ab-c1\"]}",
                 400, "validation-failed", "layout");
     }
 
     @Test
     void layoutWithFarSets() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"layout\":\"0x20102\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid10\",\"layout\":\"0x20102\",\"members\":[\"ab-c0\",\"ab-c1\"]}",
                 400, "validation-failed", "layout");
     }
 
     @Test
     void layoutOnRaid0() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid0\",\"layout\":\"n2\",\"members\":[\"bi-c0\",\"bi-c1\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid0\",\"layout\":\"n2\",\"members\":[\"ab-c0\",\"ab-c1\"]}",
                 400, "validation-failed", "layout");
     }
 
     @Test
     void unknownLevel() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid7\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid7\",\"members\":[\"ab-c0\",\"ab-c1\",\"ab-c2\"]}",
                 400, "validation-failed", "level");
     }
 
     @Test
     void unknownStrategy() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid10\",\"members\":[\"bi-c0\",\"bi-c1\"],"
+        create("{\"name\":\"ab-new\",\"level\":\"raid10\",\"members\":[\"ab-c0\",\"ab-c1\"],"
                 + "\"strategies\":{\"flush\":\"sometimes\"}}", 400, "validation-failed", "strategies.flush");
     }
 
     @Test
     void speedLimitsOutOfOrder() throws Exception {
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"],"
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-c1\"],"
                 + "\"speedLimits\":{\"min\":\"10MiB\",\"max\":\"1MiB\"}}", 400, "validation-failed", "speedLimits.max");
     }
 
     @Test
     void nameTaken() throws Exception {
-        mvc.perform(createArray("{\"name\":\"bi-c3\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"]}"))
+        mvc.perform(createArray("{\"name\":\"ab-c3\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-c1\"]}"))
                 .andExpect(problem(409, "name-taken"))
                 .andExpect(jsonPath("$.field").value("name"))
                 .andExpect(jsonPath("$.takenBy").value("disk"));
@@ -228,7 +230,7 @@ class ArrayBadInputTest {
 
     @Test
     void badName() throws Exception {
-        mvc.perform(createArray("{\"name\":\"Bad Name\",\"level\":\"raid1\",\"members\":[\"bi-c0\",\"bi-c1\"]}"))
+        mvc.perform(createArray("{\"name\":\"Bad Name\",\"level\":\"raid1\",\"members\":[\"ab-c0\",\"ab-c1\"]}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.errors[0].field").value("name"));
         assertNothingChanged();
@@ -236,7 +238,7 @@ class ArrayBadInputTest {
 
     @Test
     void membersMissing() throws Exception {
-        mvc.perform(createArray("{\"name\":\"bi-new\",\"level\":\"raid1\"}"))
+        mvc.perform(createArray("{\"name\":\"ab-new\",\"level\":\"raid1\"}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.errors[0].field").value("members"));
         assertNothingChanged();
@@ -244,7 +246,7 @@ class ArrayBadInputTest {
 
     @Test
     void removingAnInSyncMember() throws Exception {
-        mvc.perform(removeMember("bi-held", "bi-h0"))
+        mvc.perform(removeMember("ab-held", "ab-h0"))
                 .andExpect(problem(409, "conflict"))
                 .andExpect(jsonPath("$.field").value("member"))
                 .andExpect(jsonPath("$.detail").value(containsString("fail it first")));
@@ -254,22 +256,22 @@ class ArrayBadInputTest {
     @Test
     void failingTheLastInSyncCopy() throws Exception {
         // fail one mirror, then the other is the last copy; the first failure is undone by a fresh array
-        mvc.perform(createArray("{\"name\":\"bi-last\",\"level\":\"raid1\",\"members\":[\"bi-c2\",\"bi-c3\"]}"))
+        mvc.perform(createArray("{\"name\":\"ab-last\",\"level\":\"raid1\",\"members\":[\"ab-c2\",\"ab-c3\"]}"))
                 .andExpect(status().isCreated());
-        await().atMost(Duration.ofSeconds(60)).until(() -> settled(mvc, "bi-last"));
-        mvc.perform(failMember("bi-last", "bi-c2")).andExpect(status().isOk());
+        await().atMost(Duration.ofSeconds(60)).until(() -> settled(mvc, "ab-last"));
+        mvc.perform(failMember("ab-last", "ab-c2")).andExpect(status().isOk());
         before = everything();
-        mvc.perform(failMember("bi-last", "bi-c3"))
+        mvc.perform(failMember("ab-last", "ab-c3"))
                 .andExpect(problem(409, "conflict"))
                 .andExpect(jsonPath("$.field").value("member"))
                 .andExpect(jsonPath("$.detail").value(containsString("last in-sync copy")));
         assertNothingChanged();
-        mvc.perform(delete("/api/v1/arrays/bi-last").with(admin())).andExpect(status().isNoContent());
+        mvc.perform(delete("/api/v1/arrays/ab-last").with(admin())).andExpect(status().isNoContent());
     }
 
     @Test
     void addingABusyDevice() throws Exception {
-        mvc.perform(addMember("bi-held", "{\"device\":\"bi-e0\"}"))
+        mvc.perform(addMember("ab-held", "{\"device\":\"ab-e0\"}"))
                 .andExpect(problem(409, "device-busy"))
                 .andExpect(jsonPath("$.field").value("device"));
         assertNothingChanged();
@@ -277,7 +279,7 @@ class ArrayBadInputTest {
 
     @Test
     void addingAnUnknownDevice() throws Exception {
-        mvc.perform(addMember("bi-held", "{\"device\":\"bi-nobody\"}"))
+        mvc.perform(addMember("ab-held", "{\"device\":\"ab-nobody\"}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("device"));
         assertNothingChanged();
@@ -285,9 +287,9 @@ class ArrayBadInputTest {
 
     @Test
     void addingATooSmallDevice() throws Exception {
-        mvc.perform(memoryDisk("bi-small", "1MiB")).andExpect(status().isCreated());
+        mvc.perform(memoryDisk("ab-small", "1MiB")).andExpect(status().isCreated());
         before = everything();
-        mvc.perform(addMember("bi-held", "{\"device\":\"bi-small\"}"))
+        mvc.perform(addMember("ab-held", "{\"device\":\"ab-small\"}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("device"));
         assertNothingChanged();
@@ -295,7 +297,7 @@ class ArrayBadInputTest {
 
     @Test
     void replacementWithoutTheMemberItReplaces() throws Exception {
-        mvc.perform(addMember("bi-held", "{\"device\":\"bi-c0\",\"role\":\"replacement\"}"))
+        mvc.perform(addMember("ab-held", "{\"device\":\"ab-c0\",\"role\":\"replacement\"}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("replaces"));
         assertNothingChanged();
@@ -303,7 +305,7 @@ class ArrayBadInputTest {
 
     @Test
     void replacementOfAnUnknownMember() throws Exception {
-        mvc.perform(addMember("bi-held", "{\"device\":\"bi-c0\",\"role\":\"replacement\",\"replaces\":\"bi-c1\"}"))
+        mvc.perform(addMember("ab-held", "{\"device\":\"ab-c0\",\"role\":\"replacement\",\"replaces\":\"ab-c1\"}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("replaces"));
         assertNothingChanged();
@@ -311,7 +313,7 @@ class ArrayBadInputTest {
 
     @Test
     void unknownRole() throws Exception {
-        mvc.perform(addMember("bi-held", "{\"device\":\"bi-c0\",\"role\":\"boss\"}"))
+        mvc.perform(addMember("ab-held", "{\"device\":\"ab-c0\",\"role\":\"boss\"}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("role"));
         assertNothingChanged();
@@ -319,7 +321,7 @@ class ArrayBadInputTest {
 
     @Test
     void unknownSyncAction() throws Exception {
-        mvc.perform(sync("bi-held", "defrag"))
+        mvc.perform(sync("ab-held", "defrag"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("action"));
         assertNothingChanged();
@@ -327,7 +329,7 @@ class ArrayBadInputTest {
 
     @Test
     void speedLimitBelowOneKiB() throws Exception {
-        mvc.perform(speedLimits("bi-held", "{\"min\":100}"))
+        mvc.perform(speedLimits("ab-held", "{\"min\":100}"))
                 .andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("min"));
         assertNothingChanged();
@@ -335,27 +337,27 @@ class ArrayBadInputTest {
 
     @Test
     void unknownArray() throws Exception {
-        mvc.perform(get("/api/v1/arrays/bi-nobody").with(admin())).andExpect(problem(404, "not-found"));
-        mvc.perform(delete("/api/v1/arrays/bi-nobody").with(admin())).andExpect(problem(404, "not-found"));
-        mvc.perform(addMember("bi-nobody", "{\"device\":\"bi-c0\"}")).andExpect(problem(404, "not-found"));
-        mvc.perform(failMember("bi-nobody", "bi-c0")).andExpect(problem(404, "not-found"));
-        mvc.perform(sync("bi-nobody", "check")).andExpect(problem(404, "not-found"));
+        mvc.perform(get("/api/v1/arrays/ab-nobody").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(delete("/api/v1/arrays/ab-nobody").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(addMember("ab-nobody", "{\"device\":\"ab-c0\"}")).andExpect(problem(404, "not-found"));
+        mvc.perform(failMember("ab-nobody", "ab-c0")).andExpect(problem(404, "not-found"));
+        mvc.perform(sync("ab-nobody", "check")).andExpect(problem(404, "not-found"));
         assertNothingChanged();
     }
 
     @Test
     void unknownMemberOfAnArray() throws Exception {
-        mvc.perform(failMember("bi-held", "bi-c0")).andExpect(problem(404, "not-found"));
-        mvc.perform(removeMember("bi-held", "bi-c0")).andExpect(problem(404, "not-found"));
+        mvc.perform(failMember("ab-held", "ab-c0")).andExpect(problem(404, "not-found"));
+        mvc.perform(removeMember("ab-held", "ab-c0")).andExpect(problem(404, "not-found"));
         assertNothingChanged();
     }
 
     @Test
     void deletingAMemberDisk() throws Exception {
-        mvc.perform(delete("/api/v1/disks/bi-h0").with(admin()))
+        mvc.perform(delete("/api/v1/disks/ab-h0").with(admin()))
                 .andExpect(problem(409, "device-busy"))
-                .andExpect(jsonPath("$.holders", contains("array bi-held")));
-        mvc.perform(delete("/api/v1/disks/bi-h0").param("force", "true").with(admin()))
+                .andExpect(jsonPath("$.holders", contains("array ab-held")));
+        mvc.perform(delete("/api/v1/disks/ab-h0").param("force", "true").with(admin()))
                 .andExpect(problem(409, "device-busy"));
         assertNothingChanged();
     }
@@ -364,18 +366,18 @@ class ArrayBadInputTest {
 
     @Test
     void metadataChoicesThatDoNotFit() throws Exception {
-        String pair = "\"members\":[\"bi-c0\",\"bi-c1\"]";
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"0.90\"}", 400, "validation-failed", "metadata");
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"external\"}", 400, "validation-failed", "bitmap");
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"none\",\"bitmap\":\"internal\"}",
+        String pair = "\"members\":[\"ab-c0\",\"ab-c1\"]";
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"0.90\"}", 400, "validation-failed", "metadata");
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"external\"}", 400, "validation-failed", "bitmap");
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"none\",\"bitmap\":\"internal\"}",
                 400, "validation-failed", "bitmap");
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"none\",\"bitmapChunk\":\"1MiB\"}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"none\",\"bitmapChunk\":\"1MiB\"}",
                 400, "validation-failed", "bitmapChunk");
-        create("{\"name\":\"bi-new\",\"level\":\"raid1\"," + pair + ",\"bitmapChunk\":\"3KiB\"}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmapChunk\":\"3KiB\"}",
                 400, "validation-failed", "bitmapChunk");
-        create("{\"name\":\"bi-new\",\"level\":\"raid0\"," + pair + ",\"bitmap\":\"internal\"}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid0\"," + pair + ",\"bitmap\":\"internal\"}",
                 400, "validation-failed", "bitmap");
-        mvc.perform(createArray("{\"name\":\"bi-a-name-longer-than-md-keeps-in-a-superblock\",\"level\":\"raid1\","
+        mvc.perform(createArray("{\"name\":\"ab-a-name-longer-than-md-keeps-in-a-superblock\",\"level\":\"raid1\","
                         + pair + "}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("name"))
                 .andExpect(jsonPath("$.detail").value(containsString("32 bytes")));
@@ -391,66 +393,66 @@ class ArrayBadInputTest {
     void assemblingFromDevicesThatCannotBeUsed() throws Exception {
         mvc.perform(assemble("{\"devices\":[]}")).andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("devices"));
-        mvc.perform(assemble("{\"devices\":[\"bi-nobody\"]}")).andExpect(problem(400, "validation-failed"))
+        mvc.perform(assemble("{\"devices\":[\"ab-nobody\"]}")).andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("devices[0]"));
-        mvc.perform(assemble("{\"devices\":[\"bi-h0\"]}")).andExpect(problem(409, "device-busy"))
+        mvc.perform(assemble("{\"devices\":[\"ab-h0\"]}")).andExpect(problem(409, "device-busy"))
                 .andExpect(jsonPath("$.field").value("devices[0]"))
-                .andExpect(jsonPath("$.holders", contains("array bi-held")));
-        mvc.perform(assemble("{\"devices\":[\"bi-c0\",\"bi-c0\"]}")).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.holders", contains("array ab-held")));
+        mvc.perform(assemble("{\"devices\":[\"ab-c0\",\"ab-c0\"]}")).andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("devices[1]"));
-        mvc.perform(assemble("{\"devices\":[\"bi-c0\",\"bi-c1\"]}")).andExpect(problem(409, "conflict"))
+        mvc.perform(assemble("{\"devices\":[\"ab-c0\",\"ab-c1\"]}")).andExpect(problem(409, "conflict"))
                 .andExpect(jsonPath("$.field").value("devices"))
                 .andExpect(jsonPath("$.detail").value(containsString("no device has a usable md superblock")))
-                .andExpect(jsonPath("$.detail").value(containsString("bi-c1: no md superblock (the superblock area is blank)")));
-        mvc.perform(assemble("{\"name\":\"bi-c2\",\"devices\":[\"bi-c0\"]}")).andExpect(problem(409, "name-taken"))
+                .andExpect(jsonPath("$.detail").value(containsString("ab-c1: no md superblock (the superblock area is blank)")));
+        mvc.perform(assemble("{\"name\":\"ab-c2\",\"devices\":[\"ab-c0\"]}")).andExpect(problem(409, "name-taken"))
                 .andExpect(jsonPath("$.field").value("name"));
-        mvc.perform(assemble("{\"name\":\"bad name\",\"devices\":[\"bi-c0\"]}")).andExpect(problem(400, "validation-failed"))
+        mvc.perform(assemble("{\"name\":\"bad name\",\"devices\":[\"ab-c0\"]}")).andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("name"));
         assertNothingChangedButReads();
     }
 
     @Test
     void assembleBodiesThatAreNotWhatTheSchemaSays() throws Exception {
-        mvc.perform(assemble("{\"devices\":[\"bi-c0\",")).andExpect(problem(400, "malformed-json"));
-        mvc.perform(assemble("{\"devices\":\"bi-c0\"}")).andExpect(problem(400, "validation-failed"))
+        mvc.perform(assemble("{\"devices\":[\"ab-c0\",")).andExpect(problem(400, "malformed-json"));
+        mvc.perform(assemble("{\"devices\":\"ab-c0\"}")).andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("devices"));
-        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"force\":true}")).andExpect(problem(400, "validation-failed"))
+        mvc.perform(assemble("{\"devices\":[\"ab-c0\"],\"force\":true}")).andExpect(problem(400, "validation-failed"))
                 .andExpect(jsonPath("$.field").value("force"))
                 .andExpect(jsonPath("$.detail").value(containsString("unknown field 'force'")));
         mvc.perform(assemble("{}")).andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("devices"));
-        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"strategies\":{\"flush\":\"sometimes\"}}"))
+        mvc.perform(assemble("{\"devices\":[\"ab-c0\"],\"strategies\":{\"flush\":\"sometimes\"}}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("strategies.flush"));
-        mvc.perform(assemble("{\"devices\":[\"bi-c0\"],\"speedLimits\":{\"min\":\"2MiB\",\"max\":\"1MiB\"}}"))
+        mvc.perform(assemble("{\"devices\":[\"ab-c0\"],\"speedLimits\":{\"min\":\"2MiB\",\"max\":\"1MiB\"}}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("speedLimits.max"));
         mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/v1/arrays/assemble")
                         .with(viewer()).contentType(org.springframework.http.MediaType.APPLICATION_JSON)
-                        .content("{\"devices\":[\"bi-c0\"]}"))
+                        .content("{\"devices\":[\"ab-c0\"]}"))
                 .andExpect(problem(403, "forbidden"));
         assertNothingChanged();
     }
 
     @Test
     void parityChoicesThatDoNotFitTheMetadata() throws Exception {
-        String three = "\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\"]";
+        String three = "\"members\":[\"ab-c0\",\"ab-c1\",\"ab-c2\"]";
         // md refuses a bitmap beside a journal, and the journal device is not in Blockwork's superblocks
-        create("{\"name\":\"bi-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"bi-c3\",\"metadata\":\"1.2\"}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"ab-c3\",\"metadata\":\"1.2\"}",
                 400, "validation-failed", "journal");
-        create("{\"name\":\"bi-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"bi-c3\",\"bitmap\":\"internal\"}",
+        create("{\"name\":\"ab-new\",\"level\":\"raid5\"," + three + ",\"journal\":\"ab-c3\",\"bitmap\":\"internal\"}",
                 400, "validation-failed", "bitmap");
-        create("{\"name\":\"bi-new\",\"level\":\"raid6\",\"members\":[\"bi-c0\",\"bi-c1\",\"bi-c2\",\"bi-c3\"],"
+        create("{\"name\":\"ab-new\",\"level\":\"raid6\",\"members\":[\"ab-c0\",\"ab-c1\",\"ab-c2\",\"ab-c3\"],"
                 + "\"bitmapChunk\":\"12KiB\"}", 400, "validation-failed", "bitmapChunk");
         assertNothingChanged();
     }
 
     @Test
     void examiningDevices() throws Exception {
-        mvc.perform(get("/api/v1/devices/bi-nobody/examine").with(admin())).andExpect(problem(404, "not-found"));
-        mvc.perform(get("/api/v1/devices/bi-down/examine").with(admin())).andExpect(problem(409, "conflict"));
-        mvc.perform(get("/api/v1/devices/bi-c0/examine").with(viewer())).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/devices/ab-nobody/examine").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(get("/api/v1/devices/ab-down/examine").with(admin())).andExpect(problem(409, "conflict"));
+        mvc.perform(get("/api/v1/devices/ab-c0/examine").with(viewer())).andExpect(status().isOk())
                 .andExpect(jsonPath("$.found").value(false))
                 .andExpect(jsonPath("$.usable").value(false))
                 .andExpect(jsonPath("$.problem").value(containsString("blank")));
-        mvc.perform(get("/api/v1/devices/bi-h1/examine").with(viewer())).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/devices/ab-h1/examine").with(viewer())).andExpect(status().isOk())
                 .andExpect(jsonPath("$.usable").value(true))
                 .andExpect(jsonPath("$.superblock.raidLevel").value("raid1"))
                 .andExpect(jsonPath("$.superblock.deviceRole").value("Active device 1"))

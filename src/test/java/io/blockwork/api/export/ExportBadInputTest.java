@@ -1,6 +1,7 @@
 package io.blockwork.api.export;
 
 import static io.blockwork.api.export.ExportRequests.createExport;
+import static io.blockwork.support.Listings.named;
 import static io.blockwork.support.Problems.problem;
 import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.memoryDisk;
@@ -56,8 +57,7 @@ class ExportBadInputTest {
     }
 
     private String everything() throws Exception {
-        return mvc.perform(get("/api/v1/exports").with(admin())).andReturn().getResponse().getContentAsString()
-                + mvc.perform(get("/api/v1/devices").with(admin())).andReturn().getResponse().getContentAsString();
+        return named(mvc, "/api/v1/exports", "eb-") + named(mvc, "/api/v1/devices", "eb-");
     }
 
     private void assertNothingChanged() throws Exception {
