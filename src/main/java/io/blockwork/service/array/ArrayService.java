@@ -285,17 +285,28 @@ public class ArrayService {
             if (!others.isEmpty()) {
                 throw busy(device, others).atField("member");
             }
+            // the flag it left with: its row while the array lost it at the last start, else the
+            // engine's memory of a member removed since (the remove deleted the row)
+            boolean writeMostly = row != null ? row.isWriteMostly() : array.leftWriteMostly(member);
+            boolean asSpare = false;
             if (array.spec().metadata().present()) {
                 try {
                     arrays.reAdd(name, member);
                 } catch (MdStateException e) {
-                    // its superblock does not place it back: a spare, rebuilt in full (mdadm --add)
+                    // its superblock does not place it back (blank, as a restarted memory server's
+                    // export is, or another array's): a spare, rebuilt in full (mdadm --add)
                     MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
+                    asSpare = true;
                 }
             } else if (detached) {
                 MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
+                asSpare = true;
             } else {
                 MdErrors.run(() -> arrays.reAdd(name, member), MdErrors.rename("device", "member"));
+            }
+            if (asSpare && writeMostly) {
+                // md's add makes a plain spare; a re-add of a write-mostly leg keeps the flag
+                array.writeMostly(member, true);
             }
             return joined(record, array, member, changes);
         });
