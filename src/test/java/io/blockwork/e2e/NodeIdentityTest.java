@@ -34,6 +34,12 @@ class NodeIdentityTest {
             created(apiA, "/api/v1/disks", "{\"name\":\"a-d1\",\"type\":\"memory\",\"size\":\"1MiB\"}");
             created(apiB, "/api/v1/disks", "{\"name\":\"b-d1\",\"type\":\"memory\",\"size\":\"1MiB\"}");
             created(apiB, "/api/v1/pools", "{\"name\":\"b-pool\",\"device\":\"b-d1\",\"extentSize\":\"64KiB\"}");
+            // a thin pool with a thin volume and a thin snapshot belongs to one node as a classic pool does
+            created(apiB, "/api/v1/disks", "{\"name\":\"b-d2\",\"type\":\"memory\",\"size\":\"16MiB\"}");
+            created(apiB, "/api/v1/pools", "{\"name\":\"b-vg\",\"device\":\"b-d2\",\"extentSize\":\"1MiB\"}");
+            created(apiB, "/api/v1/pools", "{\"name\":\"b-thin\",\"type\":\"thin\",\"from\":\"b-vg\",\"size\":\"8MiB\"}");
+            created(apiB, "/api/v1/pools/b-thin/volumes", "{\"name\":\"b-tv\",\"size\":\"1GiB\"}");
+            created(apiB, "/api/v1/pools/b-thin/volumes/b-tv/snapshots", "{\"name\":\"b-ts\"}");
 
             Map<String, Object> seenByA = byName(apiA.get("/api/v1/disks").body()).get("b-d1");
             assertThat(seenByA).containsEntry("node", "node-b");
@@ -53,8 +59,14 @@ class NodeIdentityTest {
             var volume = apiA.postJson("/api/v1/pools/b-pool/volumes", "{\"name\":\"a-vol\",\"size\":\"64KiB\"}");
             assertThat(volume.statusCode()).isEqualTo(409);
             assertThat(volume.body()).contains("\"node\":\"node-b\"");
+            thinPoolIsReadOnlyOnTheOtherNode(apiA);
             // nothing changed on node-b's side
             assertThat(apiB.get("/api/v1/disks/b-d1").body()).contains("\"queueDepth\":0", "\"actual\":\"active\"");
+            assertThat(apiB.get("/api/v1/pools/b-thin").body()).contains("\"actual\":\"active\"");
+            assertThat(apiB.get("/api/v1/pools/b-thin/volumes/b-tv").body()).contains("\"sizeBytes\":1073741824",
+                    "\"actual\":\"active\"");
+            assertThat(apiB.get("/api/v1/pools/b-thin/volumes/b-tv/snapshots").body()).contains("\"name\":\"b-ts\"")
+                    .doesNotContain("a-ts");
 
             ServiceProcess twin = ServiceProcess.launch(TempDataDir.newDataDir(), node(database, "node-a"));
             assertThat(twin.awaitExit(Duration.ofMinutes(3))).isNotZero();
@@ -64,10 +76,36 @@ class NodeIdentityTest {
             a.close();
             try (ServiceProcess again = ServiceProcess.start(TempDataDir.newDataDir(), node(database, "node-a"))) {
                 String assembly = again.client().get("/api/v1/system/assembly").body();
-                assertThat(assembly).contains("\"name\":\"a-d1\"").doesNotContain("b-d1", "b-pool");
+                assertThat(assembly).contains("\"name\":\"a-d1\"").doesNotContain("b-d1", "b-pool", "b-thin", "b-tv", "b-ts");
                 assertThat(again.client().get("/api/v1/disks/a-d1").body()).contains("\"actual\":\"active\"");
             }
         }
+    }
+
+    /** Node-b's thin pool, its thin volume and its thin snapshot, as node-a sees and (fails to) change them. */
+    private static void thinPoolIsReadOnlyOnTheOtherNode(ServiceClient apiA) throws Exception {
+        Map<String, Object> pool = byName(apiA.get("/api/v1/pools").body()).get("b-thin");
+        assertThat(pool).containsEntry("node", "node-b").containsEntry("type", "thin");
+        assertThat(Json.at(pool, "state", "actual")).isEqualTo("other-node");
+        Map<String, Object> volume = byName(apiA.get("/api/v1/pools/b-thin/volumes").body()).get("b-tv");
+        assertThat(volume).containsEntry("node", "node-b");
+        assertThat(Json.at(volume, "state", "actual")).isEqualTo("other-node");
+        assertThat(apiA.get("/api/v1/pools/b-thin/volumes/b-tv/snapshots").body())
+                .contains("\"name\":\"b-ts\"", "\"node\":\"node-b\"", "\"state\":\"other-node\"");
+
+        var changes = List.of(
+                apiA.postJson("/api/v1/pools/b-thin/volumes", "{\"name\":\"a-tv\",\"size\":\"1MiB\"}"),
+                apiA.postJson("/api/v1/pools/b-thin/volumes/b-tv/snapshots", "{\"name\":\"a-ts\"}"),
+                apiA.send("PATCH", "/api/v1/pools/b-thin/volumes/b-tv", "application/json", "{\"size\":\"2GiB\"}"),
+                apiA.send("PATCH", "/api/v1/pools/b-thin", "application/json", "{\"size\":\"9MiB\"}"),
+                apiA.postJson("/api/v1/pools", "{\"name\":\"a-thin\",\"type\":\"thin\",\"from\":\"b-vg\",\"size\":\"1MiB\"}"));
+        for (var r : changes) {
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+            assertThat(r.body()).contains("\"code\":\"other-node\"", "\"node\":\"node-b\"");
+        }
+        assertThat(apiA.send("DELETE", "/api/v1/pools/b-thin/volumes/b-tv/snapshots/b-ts")).isEqualTo(409);
+        assertThat(apiA.send("DELETE", "/api/v1/pools/b-thin/volumes/b-tv?force=true")).isEqualTo(409);
+        assertThat(apiA.send("DELETE", "/api/v1/pools/b-thin")).isEqualTo(409);
     }
 
     private static Map<String, Object> node(Map<String, Object> database, String name) {

@@ -7,7 +7,7 @@ import jakarta.persistence.MappedSuperclass;
 /**
  * A configuration row that belongs to one node (column {@code node}, V21__nodes.sql): disks,
  * arrays, mapped devices, exports, pools, volumes and snapshots, and the workload and experiment
- * history (V21_3). {@link NodeStamp} writes the local node into a new row and refuses to change
+ * history (V21_3), thin pools and thin volumes (V21_4). {@link NodeStamp} writes the local node into a new row and refuses to change
  * or delete another node's.
  */
 @MappedSuperclass
