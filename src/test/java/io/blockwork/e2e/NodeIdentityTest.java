@@ -27,8 +27,8 @@ class NodeIdentityTest {
         String url = PostgresCluster.shared().database("nodes_" + Long.toHexString(System.nanoTime()));
         Map<String, Object> database = Map.of("spring.datasource.url", url,
                 "spring.datasource.username", PostgresCluster.USER, "spring.datasource.password", "");
-        try (ServiceProcess a = ServiceProcess.start(TempDataDir.newDataDir(), node(database, "node-a"));
-             ServiceProcess b = ServiceProcess.start(TempDataDir.newDataDir(), node(database, "node-b"))) {
+        try (NodeProcess a = NodeProcess.start(TempDataDir.newDataDir(), node(database, "node-a"));
+             NodeProcess b = NodeProcess.start(TempDataDir.newDataDir(), node(database, "node-b"))) {
             ServiceClient apiA = a.client();
             ServiceClient apiB = b.client();
             created(apiA, "/api/v1/disks", "{\"name\":\"a-d1\",\"type\":\"memory\",\"size\":\"1MiB\"}");
@@ -68,13 +68,13 @@ class NodeIdentityTest {
             assertThat(apiB.get("/api/v1/pools/b-thin/volumes/b-tv/snapshots").body()).contains("\"name\":\"b-ts\"")
                     .doesNotContain("a-ts");
 
-            ServiceProcess twin = ServiceProcess.launch(TempDataDir.newDataDir(), node(database, "node-a"));
+            NodeProcess twin = NodeProcess.launch(TempDataDir.newDataDir(), node(database, "node-a"));
             assertThat(twin.awaitExit(Duration.ofMinutes(3))).isNotZero();
             assertThat(twin.log()).contains("refusing to start", "node name 'node-a' is in use");
             twin.close();
 
             a.close();
-            try (ServiceProcess again = ServiceProcess.start(TempDataDir.newDataDir(), node(database, "node-a"))) {
+            try (NodeProcess again = NodeProcess.start(TempDataDir.newDataDir(), node(database, "node-a"))) {
                 String assembly = again.client().get("/api/v1/system/assembly").body();
                 assertThat(assembly).contains("\"name\":\"a-d1\"").doesNotContain("b-d1", "b-pool", "b-thin", "b-tv", "b-ts");
                 assertThat(again.client().get("/api/v1/disks/a-d1").body()).contains("\"actual\":\"active\"");

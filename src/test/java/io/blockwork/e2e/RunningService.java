@@ -45,10 +45,10 @@ final class RunningService implements AutoCloseable {
         return start(dataDir, Map.of());
     }
 
-    /** The service with settings beyond the test defaults, e.g. a fixed NBD port that a restart keeps. */
-    static RunningService start(Path dataDir, Map<String, Object> extra) {
+    /** With settings of its own on top of the test defaults, e.g. TLS for the NBD server or a fixed NBD port a restart keeps. */
+    static RunningService start(Path dataDir, Map<String, ?> settings) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class)
-                .run(arguments(dataDir, extra));
+                .run(arguments(dataDir, settings));
         return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
     }
 
@@ -76,10 +76,10 @@ final class RunningService implements AutoCloseable {
         }
     }
 
-    private static String[] arguments(Path dataDir, Map<String, Object> extra) {
+    private static String[] arguments(Path dataDir, Map<String, ?> settings) {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", "0");
-        props.putAll(extra);
+        props.putAll(settings);
         // as command-line arguments: they outrank application.yml, as a user's would
         return props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }

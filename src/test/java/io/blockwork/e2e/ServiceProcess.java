@@ -6,114 +6,116 @@ import io.blockwork.BlockworkApplication;
 import io.blockwork.support.TempDataDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The service as a process of its own ({@code java -cp <the test class path>
- * io.blockwork.BlockworkApplication --key=value ...}), for tests that need two real instances at
- * once (two nodes on one database) or one that must fail to start. Its output goes to a log file
- * in the data dir; {@link #close} stops it the way a user's Ctrl-C does, then waits.
+ * The service in a JVM of its own, as users run it (the test's classpath, a heap of its own),
+ * so that what it costs the machine can be measured ({@link #rssBytes()}), apart from the test.
+ * Ports are free ones, found in its log; {@link #close()} stops it (SIGTERM, then SIGKILL).
  */
 final class ServiceProcess implements AutoCloseable {
 
-    /** A bound, not a measure: a start took 214 s on the loaded shared machine (load 20 on 2 cores). */
-    private static final Duration START = Duration.ofMinutes(5);
+    private static final Pattern HTTP_PORT = Pattern.compile("Tomcat started on port (\\d+)");
+    private static final Pattern NBD_PORT = Pattern.compile("NBD server listening on /[^:]*:(\\d+)");
 
     private final Process process;
     private final Path log;
     private final ServiceClient client;
+    private final int nbdPort;
 
-    private ServiceProcess(Process process, Path log, int port) {
+    private ServiceProcess(Process process, Path log, int httpPort, int nbdPort) {
         this.process = process;
         this.log = log;
-        this.client = new ServiceClient("http://127.0.0.1:" + port);
+        this.client = new ServiceClient("http://127.0.0.1:" + httpPort);
+        this.nbdPort = nbdPort;
     }
 
-    /** Starts the service on {@code dataDir} with the test settings plus {@code extra}; does not wait. */
-    static ServiceProcess launch(Path dataDir, Map<String, Object> extra) {
-        int port = freePort();
-        Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
-        props.put("server.port", Integer.toString(port));
-        props.putAll(extra);
+    /**
+     * Starts the service with a heap of {@code heap}, committed and touched at once (so that RSS
+     * does not grow as the heap fills out), and the given settings; waits until it serves.
+     */
+    static ServiceProcess start(Path dataDir, String heap, Map<String, String> settings) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:TieredStopAtLevel=1", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), BlockworkApplication.class.getName()));
-        props.forEach((k, v) -> cmd.add("--" + k + "=" + v));
+                "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-XX:+UseG1GC", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                BlockworkApplication.class.getName(), "--server.port=0"));
+        TempDataDir.properties(dataDir).forEach((k, v) -> cmd.add("--" + k + "=" + v));
+        settings.forEach((k, v) -> cmd.add("--" + k + "=" + v));
         Path log = dataDir.resolve("service.log");
+        Process p;
         try {
-            Files.createDirectories(dataDir);
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            return new ServiceProcess(p, log, port);
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + cmd, e);
+            throw new UncheckedIOException(e);
         }
-    }
-
-    /** Starts the service and waits until it answers. */
-    static ServiceProcess start(Path dataDir, Map<String, Object> extra) {
-        ServiceProcess s = launch(dataDir, extra);
+        int[] ports = new int[2];
         try {
-            await().atMost(START).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
-                if (!s.process.isAlive()) {
-                    throw new AssertionError("the service exited with " + s.process.exitValue() + ":\n" + s.log());
-                }
-                return s.client.get("/api/v1/system").statusCode() == 200;
-            });
-        } catch (RuntimeException | AssertionError e) {
-            s.close();
-            throw new AssertionError("the service did not start:\n" + s.log(), e);
+            await("the service in its own JVM to start").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        if (!p.isAlive()) {
+                            throw new AssertionError("the service exited with " + p.exitValue() + ":\n" + Files.readString(log));
+                        }
+                        String text = Files.readString(log);
+                        Matcher http = HTTP_PORT.matcher(text);
+                        Matcher nbd = NBD_PORT.matcher(text);
+                        if (http.find() && nbd.find()) {
+                            ports[0] = Integer.parseInt(http.group(1));
+                            ports[1] = Integer.parseInt(nbd.group(1));
+                            return true;
+                        }
+                        return false;
+                    });
+        } catch (RuntimeException | Error e) {
+            p.destroyForcibly();
+            throw e;
         }
-        return s;
+        return new ServiceProcess(p, log, ports[0], ports[1]);
     }
 
     ServiceClient client() {
         return client;
     }
 
-    /** Waits for the process to end by itself (a refused start) and returns its exit code. */
-    int awaitExit(Duration timeout) throws InterruptedException {
-        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new AssertionError("the service is still running after " + timeout + ":\n" + log());
-        }
-        return process.exitValue();
+    int nbdPort() {
+        return nbdPort;
     }
 
-    String log() {
+    long pid() {
+        return process.pid();
+    }
+
+    /** Resident set size now, from /proc. */
+    long rssBytes() {
         try {
-            return Files.exists(log) ? Files.readString(log) : "";
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
         } catch (IOException e) {
-            return "(cannot read " + log + ": " + e + ")";
+            throw new UncheckedIOException(e);
         }
+        throw new IllegalStateException("no VmRSS for " + process.pid());
+    }
+
+    String log() throws IOException {
+        return Files.readString(log);
     }
 
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         client.close();
         process.destroy();
-        try {
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            process.waitFor(30, TimeUnit.SECONDS);
         }
     }
 }
