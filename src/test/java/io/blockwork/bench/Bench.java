@@ -24,6 +24,7 @@ public final class Bench {
         BENCHMARKS.put("raid5", Raid5Benchmark::run);
         BENCHMARKS.put("raid5-arrays", Raid5Benchmark::arrays);
         BENCHMARKS.put("telemetry", TelemetryBenchmark::run);
+        BENCHMARKS.put("remote", RemoteBenchmark::run);
         BENCHMARKS.put("thin", ThinBenchmark::run);
         BENCHMARKS.put("auth", AuthBenchmark::run);
     }

@@ -87,6 +87,6 @@ class ExportController {
                 c.remoteAddress(), c.connectedAt(), c.requestsServed(), c.inFlightBytes(), c.tls())).toList();
         return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.description(), uri, unixUri,
                 v.tlsRequired() ? "required" : "optional", v.allowedClients(), v.sizeBytes(), v.state(), clients,
-                v.createdAt());
+                v.node(), v.createdAt());
     }
 }

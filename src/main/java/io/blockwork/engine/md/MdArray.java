@@ -367,6 +367,20 @@ public final class MdArray extends AbstractBlockDevice {
         wakeDaemon();
     }
 
+    /**
+     * md's write-mostly flag ({@code mdadm --write-mostly}, sysfs {@code dev-X/state}): raid1 reads
+     * avoid the member while another in-sync copy can serve them. Other levels keep the flag and
+     * ignore it, as md does.
+     */
+    public void writeMostly(String member, boolean on) {
+        members.writeMostly(member, on);
+    }
+
+    /** Whether {@code device} was write-mostly when it last left this array, since the array started. */
+    public boolean leftWriteMostly(String device) {
+        return members.leftWriteMostly(device);
+    }
+
     /** {@code mdadm --remove}: only failed members and spares; an in-sync member must be failed first. */
     public void remove(String member) {
         members.remove(member);
@@ -418,7 +432,9 @@ public final class MdArray extends AbstractBlockDevice {
         var bitmap = metadata.bitmap();
         boolean wasInSync = !sb.has(Superblock.FEATURE_RECOVERY_OFFSET) || sb.has(Superblock.FEATURE_RECOVERY_BITMAP);
         boolean throughBitmap = bitmap != null && wasInSync && sb.events() >= bitmap.superblock().eventsCleared();
-        members.reAdd(device, slot, sb.devNumber(), new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()), throughBitmap);
+        // write-mostly also when its superblock's dev_flags say so, as md's validation of a re-added rdev reads them
+        members.reAdd(device, slot, sb.devNumber(), new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()),
+                throughBitmap, sb.writeMostly());
         wakeDaemon();
         return throughBitmap ? "bitmap" : "full";
     }

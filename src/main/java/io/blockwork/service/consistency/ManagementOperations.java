@@ -1,5 +1,8 @@
 package io.blockwork.service.consistency;
 
+import io.blockwork.service.node.NodeLease;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -24,15 +27,25 @@ public class ManagementOperations {
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private final TransactionTemplate transactions;
+    private final NodeLease lease;
 
-    public ManagementOperations(PlatformTransactionManager transactionManager) {
+    public ManagementOperations(PlatformTransactionManager transactionManager, NodeLease lease) {
         this.transactions = new TransactionTemplate(transactionManager);
+        this.lease = lease;
     }
 
-    /** Runs {@code operation} as one consistent change and returns its result. */
+    /**
+     * Runs {@code operation} as one consistent change and returns its result. Refused once this
+     * instance has lost its node's lease: another instance may be running the node now.
+     */
     public <T> T apply(Function<EngineChanges, T> operation) {
         lock.lock();
         try {
+            if (!lease.held()) {
+                throw new ProblemException(Problem.CONFLICT, "this instance lost the lease of its node name (missed"
+                        + " heartbeats; another instance may run the node now): configuration changes are refused"
+                        + " until it restarts");
+            }
             return transactions.execute(status -> {
                 EngineChanges changes = new EngineChanges();
                 TransactionSynchronizationManager.registerSynchronization(changes);

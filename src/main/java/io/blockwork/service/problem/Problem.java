@@ -35,6 +35,8 @@ public enum Problem {
             "The object exists but its kind or configuration does not support this operation."),
     CONFLICT("conflict", 409, "Conflict",
             "The request conflicts with the current state of the object."),
+    OTHER_NODE("other-node", 409, "Owned by another node",
+            "The object belongs to another Blockwork node sharing this configuration database (`node` names it): this instance lists it read-only. Change it through that node's service."),
     // device-mapper
     INVALID_TABLE("invalid-table", 400, "Invalid device-mapper table",
             "The table was refused: `line` names the line of the text (or the target's position in a list) and `detail` says why. Nothing was changed."),
@@ -60,6 +62,8 @@ public enum Problem {
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
             "The request body's Content-Type is not one this operation reads."),
+    REMOTE_UNAVAILABLE("remote-unavailable", 502, "Remote device unavailable",
+            "The NBD server of an nbd disk could not be reached, or refused the export; `detail` says what it answered. Nothing was changed."),
     IO_ERROR("io-error", 500, "I/O error",
             "The device failed the request, like EIO from a real disk (a failing medium or injected fault)."),
     INTERNAL_ERROR("internal-error", 500, "Internal error",
