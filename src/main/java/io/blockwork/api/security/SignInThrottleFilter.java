@@ -16,7 +16,8 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * Sits before HTTP Basic authentication: a request that carries credentials from a client
  * {@link SignInThrottle} holds back gets 429 with Retry-After, and its password is not checked
  * (no BCrypt spent on it); a 401 answer to one that carried credentials counts as a failure.
- * Requests without credentials are neither refused nor counted: they are not sign-in attempts.
+ * Requests without credentials (or with an empty Basic header) are neither refused nor counted:
+ * they are not sign-in attempts.
  * The dashboard signs in through the same API calls, so it is throttled the same way.
  */
 final class SignInThrottleFilter extends OncePerRequestFilter {
@@ -32,8 +33,9 @@ final class SignInThrottleFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (request.getHeader(HttpHeaders.AUTHORIZATION) == null) {
-            chain.doFilter(request, response);
+        String credentials = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (credentials == null || credentials.isBlank() || credentials.strip().equalsIgnoreCase("Basic")) {
+            chain.doFilter(request, response); // no credentials: not a sign-in attempt
             return;
         }
         String client = request.getRemoteAddr();
@@ -49,7 +51,7 @@ final class SignInThrottleFilter extends OncePerRequestFilter {
         }
         chain.doFilter(request, response);
         if (response.getStatus() == HttpServletResponse.SC_UNAUTHORIZED) {
-            throttle.failed(client);
+            throttle.failed(client, credentials);
         }
     }
 }

@@ -59,7 +59,7 @@ class SignInThrottleApiTest {
                     .andExpect(status().isOk());
         }
         for (int i = 0; i < SignInThrottle.MAX_FAILURES - 1; i++) {
-            mvc.perform(get("/api/v1/system").with(httpBasic("admin", "nope")).with(from("192.0.2.20")))
+            mvc.perform(get("/api/v1/system").with(httpBasic("admin", "nope-" + i)).with(from("192.0.2.20")))
                     .andExpect(problem(401, "unauthenticated"));
         }
         mvc.perform(get("/api/v1/system").with(httpBasic("admin", TempDataDir.ADMIN_PASSWORD)).with(from("192.0.2.20")))
