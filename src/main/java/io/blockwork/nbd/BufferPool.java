@@ -13,9 +13,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * from it; a WRITE's payload is read from the socket into it and the bio takes it from there: the
  * bytes are never copied in between.
  *
- * <p>Allocating native memory is costly (it is zeroed and registered with a cleaner), so released
- * buffers are kept for reuse, up to {@code maxIdleBytes}; the rest are left to the GC. The reader
- * takes buffers and the reply senders give them back, so the free lists are concurrent queues.
+ * <p>Allocating native memory is costly (a system call and fresh pages), so released buffers are
+ * kept for reuse, up to {@code maxIdleBytes}. Every buffer has an arena of its own, closed as soon
+ * as the pool lets the buffer go, which unmaps its pages ({@link PageAllocator}): memory goes back
+ * to the system when the pool is over its idle cap and when the connection ends ({@link #close}),
+ * not whenever a garbage collection happens to run, so the process shrinks again after a crowd of
+ * clients has left. The reader takes buffers and the reply
+ * senders give them back, so the free lists are concurrent queues.
  */
 final class BufferPool {
 
@@ -23,13 +27,20 @@ final class BufferPool {
 
     /** One pooled buffer; {@link #length} is the part the current request uses. */
     static final class Payload {
+        private final Arena arena;
         private final MemorySegment memory;
         private final ByteBuffer view;
         private int length;
 
-        private Payload(MemorySegment memory) {
-            this.memory = memory;
+        @SuppressWarnings("MustBeClosedChecker") // the arena is the buffer's life: free() closes it
+        private Payload(long bytes) {
+            this.arena = Arena.ofShared();
+            this.memory = PageAllocator.allocate(bytes, arena);
             this.view = memory.asByteBuffer();
+        }
+
+        private void free() {
+            arena.close();
         }
 
         int length() {
@@ -50,6 +61,7 @@ final class BufferPool {
     private final ConcurrentLinkedQueue<Payload>[] free;
     private final AtomicLong idleBytes = new AtomicLong();
     private final long maxIdleBytes;
+    private volatile boolean closed;
 
     @SuppressWarnings("unchecked")
     BufferPool(int maxBufferBytes, long maxIdleBytes) {
@@ -76,7 +88,7 @@ final class BufferPool {
         int c = classOf(length);
         Payload p = free[c].poll();
         if (p == null) {
-            p = new Payload(Arena.ofAuto().allocate(1L << (c + MIN_CLASS_SHIFT), 4096));
+            p = new Payload(1L << (c + MIN_CLASS_SHIFT));
         } else {
             idleBytes.addAndGet(-p.memory.byteSize());
         }
@@ -84,12 +96,35 @@ final class BufferPool {
         return p;
     }
 
+    /** Takes a buffer back: kept for reuse, or freed at once if the pool is full or closed. */
     void give(Payload p) {
         long size = p.memory.byteSize();
-        if (idleBytes.addAndGet(size) <= maxIdleBytes) {
-            free[classOf((int) size)].offer(p);
-        } else {
+        if (!closed) {
+            if (idleBytes.addAndGet(size) <= maxIdleBytes) {
+                free[classOf((int) size)].offer(p);
+                if (closed) {
+                    freeIdle(); // close() ran meanwhile and may have missed this one
+                }
+                return;
+            }
             idleBytes.addAndGet(-size);
+        }
+        p.free();
+    }
+
+    /** Frees every idle buffer; buffers given back later are freed as they come. */
+    void close() {
+        closed = true;
+        freeIdle();
+    }
+
+    private void freeIdle() {
+        for (ConcurrentLinkedQueue<Payload> q : free) {
+            Payload p;
+            while ((p = q.poll()) != null) {
+                idleBytes.addAndGet(-p.memory.byteSize());
+                p.free();
+            }
         }
     }
 

@@ -11,17 +11,27 @@ import io.blockwork.nbd.protocol.NbdWire;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.lang.foreign.Arena;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One client connection.
+ *
+ * <p>Size note: over 400 lines because the reader loop, the completion callbacks, the budget and
+ * the shutdown count ({@link #outstanding}) share state whose ordering is the whole point (who may
+ * send a reply, when the last one has gone, when buffers may be freed); split apart, that
+ * ordering would be spread over package-private accessors. The protocol's pieces that need no
+ * such state live elsewhere: the handshake ({@link Handshake}), reply encoding ({@link ReplyWriter}),
+ * buffers ({@link BufferPool}) and the budget ({@link MemoryBudget}).
  *
  * <p>Threading. A platform thread runs the handshake and then reads requests. It never waits for
  * a request to finish: it checks the request, takes a buffer, submits a bio and reads the next
@@ -33,9 +43,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread hand-off per batch (docs/engine/nbd.md has the figures).
  *
  * <p>Memory. Each request holds budget bytes (its buffer's capacity plus a fixed overhead) from
- * the moment its header is read until its reply has been written. When the budget is spent the
- * reader blocks, the client's requests back up in TCP, and the connection's memory stays under
- * {@link NbdLimits#maxInFlightBytes()} whatever the client does.
+ * the moment its header is read until its reply has been written, in the connection's account of
+ * the server's {@link MemoryBudget}. When the account cannot give what the next request needs the
+ * reader blocks, the client's requests back up in TCP, and memory stays under the limits of
+ * {@link NbdLimits} whatever the client does. A client that reads none of its replies for
+ * {@link NbdLimits#replyTimeout()} is dropped ({@link #stalled}), which gives its budget back.
  *
  * <p>Reading. Headers come through a staging buffer, so one system call can bring in many
  * requests. A small WRITE payload is read through the staging buffer too and moved once into the
@@ -48,7 +60,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Shutdown. {@link #outstanding} counts the reader plus every request not yet handed to a
  * sender; whoever brings it to zero queues {@link Pending#END}, so every reply is sent (even after
- * NBD_CMD_DISC, as the spec requires) before the writer closes the socket.
+ * NBD_CMD_DISC, as the spec requires) before the writer closes the socket. Then the connection's
+ * buffers are freed and its account closed ({@link #writerDone}). A hard disconnect ({@link #close},
+ * also what a failed reply write leads to) stops the reader at the next request: requests still
+ * in the staging buffer are not served, since nobody would get their replies.
+ *
+ * <p>Failures. An exception this class does not expect (a bug here or in a device: anything but
+ * the client's I/O errors and protocol violations) is reported to the server, which marks itself
+ * failed ({@link NbdServer#status()}), and drops this connection only.
  */
 final class Connection {
 
@@ -64,32 +83,38 @@ final class Connection {
     private final NbdServer server;
     private final long id;
     private final SocketChannel channel;
+    /** The client's address: TCP, or a Unix-domain socket's (usually unnamed). */
     private final SocketAddress remote;
     private final Instant connectedAt = Instant.now();
     private final NbdLimits limits;
-    private final Semaphore budget;
+    private final MemoryBudget.Account budget;
     private final BufferPool pool;
     private final AtomicInteger outstanding = new AtomicInteger(1);
     private final AtomicLong served = new AtomicLong();
     private volatile NbdExport export;
     private volatile Thread reader;
     private volatile boolean closed;
-    private ReplyWriter writer;
+    private volatile ReplyWriter writer;
     /** Reader-confined: replies to requests the device completed inline, sent before the reader waits. */
     private final ReplyWriter.Batch inline = new ReplyWriter.Batch();
     private BlockDevice device;
+    private Transport transport;
     /** base:allocation was negotiated: BLOCK_STATUS is answered. */
     private boolean allocationContext;
     private ByteBuffer in;
+    /** Watchdog-confined ({@link #stalled}): the writer's progress when last seen, and since when. */
+    private long watchedProgress = -1;
+    private long watchedSince;
 
-    Connection(NbdServer server, long id, SocketChannel channel, SocketAddress remote, NbdLimits limits) {
+    Connection(NbdServer server, long id, SocketChannel channel, SocketAddress remote, NbdLimits limits,
+               MemoryBudget.Account budget) {
         this.server = server;
         this.id = id;
         this.channel = channel;
         this.remote = remote;
         this.limits = limits;
-        this.budget = new Semaphore((int) limits.maxInFlightBytes());
-        this.pool = new BufferPool(limits.maxBlockBytes(), Math.min(limits.maxInFlightBytes(), 16L << 20));
+        this.budget = budget;
+        this.pool = new BufferPool(limits.maxBlockBytes(), limits.reservedBytesPerConnection());
     }
 
     /* ---- Reader ---- */
@@ -102,20 +127,24 @@ final class Connection {
                 close();
             }
         });
-        try {
-            Handshake.Result r = new Handshake(channel, server.exports(), limits).negotiate();
+        try (Arena staging = Arena.ofConfined()) {
+            // null: a peer on the Unix-domain socket, which has no IP address (see NbdExport#access)
+            InetAddress client = remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
+            Handshake.Result r = new Handshake(channel, client, server.exports(), limits, server.tls()).negotiate();
             if (r == null) {
                 return;
             }
             device = r.export().device();
             allocationContext = r.allocationContext();
-            writer = new ReplyWriter(this, channel, r.structuredReplies());
+            transport = r.transport();
+            ReplyWriter w = new ReplyWriter(this, transport, r.structuredReplies());
+            server.startThread("nbd-writer-" + id, w);
+            writer = w;
             export = r.export();
             server.attached(this);
-            Thread.ofPlatform().daemon().name("nbd-writer-" + id).start(writer);
-            transmit();
-        } catch (ProtocolViolation e) {
-            LOG.log(Level.INFO, () -> this + ": protocol violation, disconnecting: " + e.getMessage());
+            transmit(staging);
+        } catch (ProtocolViolation | TlsTransport.TlsFailure e) {
+            LOG.log(Level.INFO, () -> this + ": disconnecting: " + e.getMessage());
             close();
         } catch (EOFException | ClosedChannelException e) {
             LOG.log(Level.DEBUG, () -> this + ": closed");
@@ -123,13 +152,13 @@ final class Connection {
             LOG.log(Level.DEBUG, () -> this + ": " + e);
         } catch (InterruptedException e) {
             LOG.log(Level.DEBUG, () -> this + ": interrupted");
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, () -> this + ": unexpected failure, disconnecting", e);
+        } catch (RuntimeException | Error e) {
             close();
+            server.failed(this + " reader", e);
         } finally {
             if (writer == null) {
                 close();
-                server.forget(this);
+                end();
             } else {
                 sendInline();
                 dropReference();
@@ -137,9 +166,10 @@ final class Connection {
         }
     }
 
-    private void transmit() throws IOException, InterruptedException {
-        in = ByteBuffer.allocateDirect(STAGING_BYTES).limit(0);
-        while (fill(NbdWire.REQUEST_HEADER_BYTES)) {
+    private void transmit(Arena staging) throws IOException, InterruptedException {
+        in = staging.allocate(STAGING_BYTES).asByteBuffer().limit(0);
+        // After a hard disconnect (closed) the requests already staged are not served: nobody would get their replies.
+        while (!closed && fill(NbdWire.REQUEST_HEADER_BYTES)) {
             int magic = in.getInt();
             if (magic != NbdWire.REQUEST_MAGIC) {
                 throw new ProtocolViolation("bad request magic 0x" + Integer.toHexString(magic));
@@ -217,7 +247,16 @@ final class Connection {
         // FUA on a TRIM or WRITE_ZEROES is kept in one place: a device flush after it completes.
         p.flushAfter = fua && (command == NbdCommand.TRIM || command == NbdCommand.WRITE_ZEROES);
         outstanding.incrementAndGet();
-        device.submit(bio);
+        try {
+            device.submit(bio);
+        } catch (RuntimeException | Error e) {
+            // A device must not throw; if one does, answer the request so its budget and buffer
+            // come back and the connection can end, then let the reader fail (the server reports it).
+            if (!p.answered) {
+                replyReady(p.fail(NbdError.EIO, command + " failed inside the device: " + e));
+            }
+            throw e;
+        }
         if (inline.isFull()) {
             sendInline();
         }
@@ -275,9 +314,8 @@ final class Connection {
     }
 
     private void acquire(int bytes) throws InterruptedException {
-        if (!budget.tryAcquire(bytes)) {
-            sendInline(); // those replies hold budget too
-            budget.acquire(bytes);
+        if (!budget.tryTake(bytes)) {
+            budget.take(bytes, this::sendInline); // the replies in the reader's batch hold budget too
         }
     }
 
@@ -296,7 +334,7 @@ final class Connection {
         in.compact();
         try {
             while (in.position() < need) {
-                if (channel.read(in) < 0) {
+                if (transport.read(in) < 0) {
                     return false;
                 }
             }
@@ -315,19 +353,25 @@ final class Connection {
         in.position(in.position() + staged);
         if (into.hasRemaining()) {
             sendInline();
-            Handshake.readFully(channel, into);
+            transport.readFully(into);
         }
     }
 
-    /** Reads and drops the payload of a refused WRITE. */
+    /**
+     * Reads and drops the payload of a refused WRITE. What is staged behind the payload (the next
+     * requests, when the client pipelines) stays staged.
+     */
     private void skip(long length) throws IOException {
         long left = length;
         int staged = (int) Math.min(in.remaining(), left);
         in.position(in.position() + staged);
         left -= staged;
-        while (left > 0) {
+        if (left == 0) {
+            return;
+        }
+        while (left > 0) { // the staging buffer is empty: read only the payload's bytes into it
             in.clear().limit((int) Math.min(in.capacity(), left));
-            int n = channel.read(in);
+            int n = transport.read(in);
             if (n < 0) {
                 throw new EOFException("client closed the connection inside a WRITE payload");
             }
@@ -343,6 +387,7 @@ final class Connection {
      * reply joins the reader's own batch; from any other thread it goes to the writer thread.
      */
     void replyReady(Pending p) {
+        p.answered = true;
         if (Thread.currentThread() == reader && !inline.isFull()) {
             inline.replies.add(p); // a callback must not block: the reader sends these from its loop
         } else {
@@ -359,10 +404,14 @@ final class Connection {
 
     /** Called by the writer once a reply was sent, or dropped because the socket is gone. */
     void replied(Pending p, boolean sent) {
+        if (p.released) {
+            return; // a sender that failed half-way gives back the rest of its batch once more
+        }
+        p.released = true;
         if (p.data != null) {
             pool.give(p.data);
         }
-        budget.release(p.charge);
+        budget.give(p.charge);
         if (sent) {
             served.incrementAndGet();
         }
@@ -375,9 +424,48 @@ final class Connection {
         close();
     }
 
-    void writerDone() {
+    /** The writer failed unexpectedly (not an I/O error): report it and drop the connection. */
+    void writerFailed(Throwable t) {
         close();
+        server.failed(this + " writer", t);
+    }
+
+    /** Every reply is sent or dropped: say goodbye on TLS, close, give back memory and budget. */
+    void writerDone() {
+        if (!closed && transport instanceof TlsTransport tls) {
+            IoTimer.shared().schedule(Duration.ofSeconds(2).toNanos(), this::close); // a peer not reading cannot hold it up
+            tls.closeGracefully(); // close_notify, as the spec asks of a server ending a TLS session
+        }
+        close();
+        end();
+    }
+
+    /** The connection is over: frees idle buffers, closes the account, leaves the server's table. */
+    private void end() {
+        pool.close();
+        long leaked = budget.close();
+        if (leaked != 0) {
+            LOG.log(Level.WARNING, () -> this + ": " + leaked + " budget bytes were still held at the end; given back");
+        }
         server.forget(this);
+    }
+
+    /**
+     * The watchdog's question, once a second: has a reply write been stuck, with not one byte
+     * taken by the client, for longer than the reply timeout?
+     */
+    boolean stalled(long now) {
+        ReplyWriter w = writer;
+        if (w == null) {
+            return false;
+        }
+        long progress = w.progress();
+        if (!w.writing() || progress != watchedProgress) {
+            watchedProgress = progress;
+            watchedSince = now;
+            return false;
+        }
+        return now - watchedSince >= limits.replyTimeout().toNanos();
     }
 
     /**
@@ -385,7 +473,7 @@ final class Connection {
      * the socket closes (the spec's advice for a server going away). A client that does not read
      * its replies could hold that up, so the connection is dropped anyway after {@code grace}.
      */
-    void shutdown(java.time.Duration grace) {
+    void shutdown(Duration grace) {
         try {
             channel.shutdownInput();
         } catch (IOException e) {
@@ -425,8 +513,18 @@ final class Connection {
 
     NbdClient describe() {
         NbdExport e = export;
-        return new NbdClient(id, e == null ? null : e.name(), remote, connectedAt, served.get(),
-                limits.maxInFlightBytes() - budget.availablePermits());
+        Transport t = transport;
+        return new NbdClient(id, e == null ? null : e.name(), remote, connectedAt, served.get(), budget.held(),
+                e != null && t.secure());
+    }
+
+    long inFlightBytes() {
+        return budget.held();
+    }
+
+    /** Idle buffers kept for reuse. */
+    long pooledBytes() {
+        return pool.idleBytes();
     }
 
     @Override

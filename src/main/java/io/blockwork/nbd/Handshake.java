@@ -10,12 +10,13 @@ import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_TRIM;
 import static io.blockwork.nbd.protocol.TransmissionFlag.SEND_WRITE_ZEROES;
 
 import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.nbd.NbdExport.Access;
 import io.blockwork.nbd.protocol.NbdOption;
 import io.blockwork.nbd.protocol.NbdWire;
 import io.blockwork.nbd.protocol.OptionReply;
 import io.blockwork.nbd.protocol.TransmissionFlag;
-import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.CharacterCodingException;
@@ -30,10 +31,24 @@ import java.util.Set;
  * The fixed-newstyle handshake: greeting, client flags, then option haggling until the client
  * picks an export (NBD_OPT_GO or NBD_OPT_EXPORT_NAME) or gives up.
  *
- * <p>Options this server does not implement (STARTTLS, extended headers, anything unknown) are answered with NBD_REP_ERR_UNSUP and haggling continues, as the baseline of the
+ * <p>Options this server does not implement (extended headers, anything unknown) are answered
+ * with NBD_REP_ERR_UNSUP and haggling continues, as the baseline of the
  * specification requires. A client that breaks a MUST (bad magic, unknown client flags, an
  * oversized option, too many options, an unknown name in NBD_OPT_EXPORT_NAME, which cannot carry
  * an error) gets a hard disconnect.
+ *
+ * <p>Access. With TLS configured ({@link NbdTls}), NBD_OPT_STARTTLS is acknowledged and the rest
+ * of the connection runs over TLS; what was negotiated before it (structured replies) is
+ * forgotten. The server is then in the spec's SELECTIVETLS mode (exports marked TLS-only are
+ * left out of NBD_OPT_LIST and refused with NBD_REP_ERR_TLS_REQD until TLS is up), or in FORCEDTLS
+ * mode if {@link NbdTls#requiredForAll()} (every option but STARTTLS and ABORT is refused that
+ * way). An export's allow-list is checked first: a client from another address does not see the
+ * export and gets NBD_REP_ERR_POLICY. Where the option cannot carry an error
+ * (NBD_OPT_EXPORT_NAME), a refusal is a hard disconnect.
+ *
+ * <p>Size note: a little over 400 lines because every option shares the negotiation's state
+ * (transport, structured replies, the selected meta context) and the access rules that each
+ * option must apply the same way; the wire constants live in {@code protocol}.
  */
 final class Handshake {
 
@@ -41,23 +56,38 @@ final class Handshake {
     static final int MAX_OPTION_BYTES = NbdWire.MAX_STRING_BYTES + 1024;
 
     /**
-     * What negotiation settled: the export, whether READ replies are structured, and whether
-     * {@code base:allocation} was selected for it (BLOCK_STATUS is then allowed).
+     * What negotiation settled: the export, whether READ replies are structured, whether
+     * {@code base:allocation} was selected for it (BLOCK_STATUS is then allowed), and the stream
+     * (TLS or not).
      */
-    record Result(NbdExport export, boolean structuredReplies, boolean allocationContext) {}
+    record Result(NbdExport export, boolean structuredReplies, boolean allocationContext, Transport transport) {}
 
     private final SocketChannel channel;
+    private final InetAddress client;
     private final ExportLookup exports;
     private final NbdLimits limits;
+    /** Null when the server has no TLS configured (the spec's NOTLS mode). */
+    private final NbdTls tls;
     private final ByteBuffer out = ByteBuffer.allocate(2 * NbdWire.MAX_STRING_BYTES + 64);
+    private final ByteBuffer[] outArray = {out};
+    private Transport transport;
     private boolean structuredReplies;
     /** The export the last NBD_OPT_SET_META_CONTEXT selected base:allocation for, else null. */
     private String allocationContextFor;
 
-    Handshake(SocketChannel channel, ExportLookup exports, NbdLimits limits) {
+    Handshake(SocketChannel channel, InetAddress client, ExportLookup exports, NbdLimits limits, NbdTls tls) {
         this.channel = channel;
+        this.transport = new PlainTransport(channel);
+        this.client = client;
         this.exports = exports;
         this.limits = limits;
+        this.tls = tls;
+    }
+
+    /** Whether the client must start TLS before this option (FORCEDTLS, TLS not yet up). */
+    private boolean tlsFirst(NbdOption option) {
+        return tls != null && tls.requiredForAll() && !transport.secure()
+                && option != NbdOption.STARTTLS && option != NbdOption.ABORT;
     }
 
     /** Runs the handshake; the result, or null if the client aborted (NBD_OPT_ABORT). */
@@ -86,6 +116,14 @@ final class Handshake {
             }
             ByteBuffer data = read((int) length);
             NbdOption option = NbdOption.of(code);
+            if (tlsFirst(option)) {
+                if (option == NbdOption.EXPORT_NAME) {
+                    throw new ProtocolViolation("NBD_OPT_EXPORT_NAME before TLS on a server that requires TLS");
+                }
+                reply(code, OptionReply.ERR_TLS_REQD, "this server requires TLS: send NBD_OPT_STARTTLS first "
+                        + "(an nbds:// URI does)");
+                continue;
+            }
             if (option == null) {
                 reply(code, OptionReply.ERR_UNSUP, "unknown option " + code);
                 continue;
@@ -98,6 +136,11 @@ final class Handshake {
                         throw new ProtocolViolation("no export named '" + name + "' (NBD_OPT_EXPORT_NAME)");
                     }
                     NbdExport e = export.get();
+                    Access access = e.access(client, transport.secure());
+                    if (access != Access.ALLOWED) {
+                        throw new ProtocolViolation("export '" + name + "' refused to "
+                                + (client == null ? "a Unix-socket client" : client.getHostAddress()) + " (" + access + ", NBD_OPT_EXPORT_NAME cannot carry an error)");
+                    }
                     out.clear();
                     out.putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
                     if (!noZeroes) {
@@ -129,6 +172,7 @@ final class Handshake {
                         reply(code, OptionReply.ACK);
                     }
                 }
+                case STARTTLS -> startTls(code, data);
                 case LIST_META_CONTEXT -> metaContext(code, false, data);
                 case SET_META_CONTEXT -> metaContext(code, true, data);
                 default -> reply(code, OptionReply.ERR_UNSUP, option + " is not supported");
@@ -139,7 +183,7 @@ final class Handshake {
 
     /** Meta contexts were selected for one export; choosing another leaves it with none (the spec's rule). */
     private Result result(NbdExport chosen) {
-        return new Result(chosen, structuredReplies, chosen.name().equals(allocationContextFor));
+        return new Result(chosen, structuredReplies, chosen.name().equals(allocationContextFor), transport);
     }
 
     /**
@@ -185,8 +229,15 @@ final class Handshake {
             reply(code, OptionReply.ERR_INVALID, what + ": " + data.remaining() + " bytes after the last query");
             return;
         }
-        if (name == null || exports.find(name).isEmpty()) {
+        Optional<NbdExport> found = name == null ? Optional.empty() : exports.find(name);
+        Access access = found.map(e -> e.access(client, transport.secure())).orElse(Access.ADDRESS_REFUSED);
+        if (access == Access.ADDRESS_REFUSED) { // not for this client: as if it did not exist, as in NBD_OPT_LIST
             reply(code, OptionReply.ERR_UNKNOWN, "no export named '" + name + "'");
+            return;
+        }
+        if (access == Access.TLS_REQUIRED) {
+            reply(code, tls == null ? OptionReply.ERR_POLICY : OptionReply.ERR_TLS_REQD,
+                    "export '" + name + "' is served over TLS only");
             return;
         }
         if (matched) {
@@ -219,12 +270,31 @@ final class Handshake {
         return TransmissionFlag.encode(f);
     }
 
+    /** NBD_OPT_STARTTLS: ACK, then the TLS handshake; from here on everything goes over TLS. */
+    private void startTls(int code, ByteBuffer data) throws IOException {
+        if (tls == null) {
+            reply(code, OptionReply.ERR_UNSUP, "TLS is not configured on this server");
+        } else if (transport.secure()) {
+            reply(code, OptionReply.ERR_INVALID, "TLS is already running");
+        } else if (data.hasRemaining()) {
+            reply(code, OptionReply.ERR_INVALID, "NBD_OPT_STARTTLS takes no data");
+        } else {
+            reply(code, OptionReply.ACK);
+            transport = TlsTransport.accept(channel, tls);
+            structuredReplies = false; // nothing negotiated in plain text carries over into TLS
+            allocationContextFor = null;
+        }
+    }
+
     private void list(int code, ByteBuffer data) throws IOException {
         if (data.hasRemaining()) {
             reply(code, OptionReply.ERR_INVALID, "NBD_OPT_LIST takes no data");
             return;
         }
         for (NbdExport e : exports.list()) {
+            if (e.access(client, transport.secure()) != Access.ALLOWED) {
+                continue; // not for this client, or not before TLS: not even its name
+            }
             byte[] name = e.name().getBytes(StandardCharsets.UTF_8);
             byte[] description = e.description().getBytes(StandardCharsets.UTF_8);
             startReply(code, OptionReply.SERVER, 4 + name.length + description.length);
@@ -262,6 +332,24 @@ final class Handshake {
             return null;
         }
         NbdExport e = found.get();
+        switch (e.access(client, transport.secure())) {
+            case ADDRESS_REFUSED -> {
+                reply(code, OptionReply.ERR_POLICY, "export '" + name + "' does not accept clients from "
+                        + (client == null ? "the Unix-domain socket" : client.getHostAddress()));
+                return null;
+            }
+            case TLS_REQUIRED -> {
+                if (tls == null) { // NOTLS mode must never answer TLS_REQD
+                    reply(code, OptionReply.ERR_POLICY, "export '" + name + "' is served over TLS only, "
+                            + "and this server has no TLS configured");
+                } else {
+                    reply(code, OptionReply.ERR_TLS_REQD, "export '" + name + "' is served over TLS only: "
+                            + "send NBD_OPT_STARTTLS first (use an nbds:// URI)");
+                }
+                return null;
+            }
+            case ALLOWED -> { }
+        }
         startReply(code, OptionReply.INFO, 12);
         out.putShort((short) NbdWire.INFO_EXPORT).putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
         send();
@@ -309,23 +397,13 @@ final class Handshake {
 
     private void send() throws IOException {
         out.flip();
-        while (out.hasRemaining()) {
-            channel.write(out);
-        }
+        transport.writeFully(outArray, 1);
     }
 
     private ByteBuffer read(int n) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(n);
-        readFully(channel, b);
+        transport.readFully(b);
         return b.flip();
-    }
-
-    static void readFully(SocketChannel channel, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            if (channel.read(b) < 0) {
-                throw new EOFException("client closed the connection");
-            }
-        }
     }
 
     /** Decodes {@code n} bytes as strict UTF-8 without NUL; null if they are not a valid string. */

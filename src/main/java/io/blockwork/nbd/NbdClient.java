@@ -12,7 +12,8 @@ import java.time.Instant;
  * @param connectedAt when the TCP connection was accepted
  * @param requestsServed requests answered so far
  * @param inFlightBytes memory currently charged to its requests (payload buffers plus overhead)
+ * @param tls whether it talks to its export over TLS
  */
 public record NbdClient(long id, String exportName, SocketAddress remoteAddress, Instant connectedAt,
-                        long requestsServed, long inFlightBytes) {
+                        long requestsServed, long inFlightBytes, boolean tls) {
 }

@@ -1,6 +1,7 @@
 package io.blockwork.nbd;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.blockwork.engine.block.IoTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -9,17 +10,20 @@ import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
-import java.nio.file.Files;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * An NBD server (fixed newstyle handshake) exporting Blockwork block devices to qemu, nbdkit's
@@ -42,22 +46,58 @@ import java.util.concurrent.atomic.AtomicLong;
  * poller and carrier pool. See {@code docs/engine/nbd.md} for the protocol coverage and the
  * measurements behind this design.
  *
+ * <p>Staying up. Clients share one {@link MemoryBudget} under {@link NbdLimits}: at most
+ * {@code maxConnections} at once (the next is refused), each with a reservation of its own and a
+ * share of one pool, so request memory stays under {@link NbdLimits#memoryBound()} and a client
+ * crowded out of the pool is still served. A watchdog drops clients that read none of their
+ * replies for the reply timeout. An unexpected error in any server thread is reported in
+ * {@link #status()} (and so in the service's health) and confined: a connection that fails is
+ * dropped, and the accept loop, if it fails, starts again after a short back-off.
+ *
  * <p>The address may be a Unix-domain socket path ({@link UnixDomainSocketAddress}), for clients
  * on the same machine ({@code nbd+unix:///NAME?socket=PATH}): the protocol is the same, without
  * TCP's per-packet work. A stale socket file left by a crash is replaced at start; the file is
- * removed at stop.
+ * removed at stop. A server made {@link #NbdServer(SocketAddress, NbdServer) beside another}
+ * shares its exports, limits, connection count and memory budget (TLS is set on each).
+ *
+ * <p>Size note: a little over 400 lines because the server is the one place that sees every
+ * connection's life (admission, limits, TLS, failures, the client listener, the status that health
+ * reads); the protocol and per-connection work live in {@link Handshake} and {@link Connection}.
  */
 public final class NbdServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(NbdServer.class.getName());
     /** How long {@link #disconnect} lets a client's requests in flight finish before dropping it. */
     public static final Duration DISCONNECT_GRACE = Duration.ofSeconds(5);
+    private static final long MAX_ACCEPT_BACKOFF_NANOS = Duration.ofSeconds(5).toNanos();
+    private static final long REFUSAL_LOG_INTERVAL_NANOS = Duration.ofSeconds(10).toNanos();
+
+    /** Starts a server thread; tests swap it to make thread creation fail. */
+    interface ThreadStarter {
+        Thread start(String name, Runnable task, Thread.UncaughtExceptionHandler handler);
+    }
+
+    private static final ThreadStarter PLATFORM_THREADS = (name, task, handler) ->
+            Thread.ofPlatform().daemon().name(name).uncaughtExceptionHandler(handler).start(task);
 
     private final SocketAddress address;
     private final ExportLookup exports;
     private final NbdLimits limits;
+    private final MemoryBudget budget;
+    private final ThreadStarter threads;
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
-    private final AtomicLong ids = new AtomicLong();
+    /** Connection ids, shared with a server made beside this one. */
+    private final AtomicLong ids;
+    /** Clients admitted and not yet forgotten, here and on a server made beside this one. */
+    private final AtomicInteger admitted;
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong stalledDropped = new AtomicLong();
+    private final AtomicLong acceptRestarts = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile NbdServerStatus.Failure lastFailure;
+    private volatile NbdTls tls;
+    /** Acceptor-confined: when a refusal was last logged. */
+    private long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS;
     private volatile Listener clientListener = Listener.NONE;
     /** The listening socket while running, else null. */
     @GuardedBy("this")
@@ -74,9 +114,44 @@ public final class NbdServer implements AutoCloseable {
      *     #localAddress()}) or a {@link UnixDomainSocketAddress}
      */
     public NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits) {
+        this(address, exports, limits, PLATFORM_THREADS);
+    }
+
+    NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads) {
+        this(address, exports, limits, threads, new MemoryBudget(limits), new AtomicInteger(), new AtomicLong());
+    }
+
+    /**
+     * A second listener for the same clients, e.g. a Unix-domain socket beside the TCP port: it
+     * serves {@code beside}'s exports under its limits, and its clients count against the same
+     * {@code maxConnections} and draw on the same memory budget, so the bound of {@link
+     * NbdLimits#memoryBound()} holds for both together; client ids are unique across both.
+     */
+    public NbdServer(SocketAddress address, NbdServer beside) {
+        this(address, beside.exports, beside.limits, beside.threads, beside.budget, beside.admitted, beside.ids);
+    }
+
+    private NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads,
+                      MemoryBudget budget, AtomicInteger admitted, AtomicLong ids) {
         this.address = Objects.requireNonNull(address, "address");
         this.exports = Objects.requireNonNull(exports, "exports");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.threads = Objects.requireNonNull(threads, "threads");
+        this.budget = Objects.requireNonNull(budget, "budget");
+        this.admitted = Objects.requireNonNull(admitted, "admitted");
+        this.ids = Objects.requireNonNull(ids, "ids");
+    }
+
+    /**
+     * Offers TLS (NBD_OPT_STARTTLS) from the next handshake on, or stops offering it with null.
+     * Connections already on TLS keep theirs; call it again with a new context to rotate certificates.
+     */
+    public void useTls(NbdTls tls) {
+        this.tls = tls;
+    }
+
+    NbdTls tls() {
+        return tls;
     }
 
     /** Binds and starts accepting clients; fails with the bind error if the address is taken. */
@@ -99,40 +174,130 @@ public final class NbdServer implements AutoCloseable {
             throw new UncheckedIOException("cannot listen for NBD on " + address + ": " + e.getMessage(), e);
         }
         ServerSocketChannel ch = listener;
-        acceptor = Thread.ofVirtual().name("nbd-accept").start(() -> acceptLoop(ch));
+        acceptor = Thread.ofVirtual().name("nbd-accept")
+                .uncaughtExceptionHandler((t, e) -> failed(t.getName(), e)).start(() -> acceptLoop(ch));
+        watch(ch);
         LOG.log(Level.INFO, () -> "NBD server listening on " + describeAddress());
     }
 
+    /**
+     * Accepts until the listener closes. A failure (the process out of file descriptors or
+     * memory, a bug) is reported, and the loop starts again after a back-off that doubles up to
+     * 5 s, so the port never sits in LISTEN with nobody accepting.
+     */
     private void acceptLoop(ServerSocketChannel ch) {
-        while (true) {
-            SocketChannel client;
+        long backoff = 0;
+        while (ch.isOpen()) {
             try {
-                client = ch.accept();
+                SocketChannel client = ch.accept();
+                serve(client);
+                backoff = 0;
             } catch (ClosedChannelException e) {
-                return;
-            } catch (IOException e) {
+                return; // stop() closed the listener
+            } catch (IOException | RuntimeException | Error e) {
                 if (!ch.isOpen()) {
                     return;
                 }
-                LOG.log(Level.WARNING, "NBD accept failed", e);
-                continue;
+                failed("nbd-accept", e);
+                acceptRestarts.incrementAndGet();
+                backoff = Math.min(MAX_ACCEPT_BACKOFF_NANOS, Math.max(10_000_000L, 2 * backoff));
+                LockSupport.parkNanos(backoff);
+            }
+        }
+    }
+
+    /** Admits a new client (or refuses it: too many connected) and starts its reader. */
+    private void serve(SocketChannel client) {
+        Connection c = null;
+        try {
+            if (admitted.incrementAndGet() > limits.maxConnections()) {
+                admitted.decrementAndGet();
+                refuse(client);
+                return;
             }
             try {
                 if (!(address instanceof UnixDomainSocketAddress)) {
                     client.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 }
                 long id = ids.incrementAndGet();
-                Connection c = new Connection(this, id, client, client.getRemoteAddress(), limits);
-                connections.put(id, c);
-                if (!ch.isOpen()) {
-                    c.close(); // stop() closed the listener, then the connections it could see
+                c = new Connection(this, id, client, client.getRemoteAddress(), limits, budget.open());
+            } finally {
+                if (c == null) {
+                    admitted.decrementAndGet(); // not admitted after all; forget() counts down the others
                 }
-                Thread.ofPlatform().daemon().name("nbd-conn-" + id).start(c::run);
-            } catch (IOException e) {
-                LOG.log(Level.DEBUG, () -> "NBD client gone before it was served: " + e);
-                closeQuietly(client);
             }
+            connections.put(c.id(), c);
+            if (!client.isOpen() || !isRunning()) {
+                c.close(); // stop() closed the listener, then the connections it could see
+            }
+            threads.start("nbd-conn-" + c.id(), c::run, (t, e) -> failed(t.getName(), e));
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> "NBD client gone before it was served: " + e);
+            abandon(client, c);
+        } catch (RuntimeException | Error e) {
+            abandon(client, c);
+            throw e;
         }
+    }
+
+    private void abandon(SocketChannel client, Connection c) {
+        closeQuietly(client);
+        if (c != null) {
+            c.close();
+            forget(c);
+        }
+    }
+
+    private void refuse(SocketChannel client) {
+        long n = refused.incrementAndGet();
+        long now = System.nanoTime();
+        if (now - lastRefusalLog >= REFUSAL_LOG_INTERVAL_NANOS) {
+            lastRefusalLog = now;
+            LOG.log(Level.WARNING, () -> "NBD client refused: " + limits.maxConnections()
+                    + " clients are connected (the limit); " + n + " refused so far");
+        }
+        closeQuietly(client);
+    }
+
+    /** Once per period while {@code ch} is open: drops clients that read none of their replies. */
+    private void watch(ServerSocketChannel ch) {
+        long period = Math.clamp(limits.replyTimeout().toNanos() / 4, 10_000_000L, 1_000_000_000L);
+        IoTimer.shared().schedule(period, () -> {
+            if (!ch.isOpen()) {
+                return;
+            }
+            try {
+                long now = System.nanoTime();
+                for (Connection c : connections.values()) {
+                    if (c.stalled(now)) {
+                        stalledDropped.incrementAndGet();
+                        LOG.log(Level.INFO, () -> c + ": read none of its replies for " + limits.replyTimeout()
+                                + "; disconnecting");
+                        c.close();
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                failed("nbd-watchdog", e);
+            } finally {
+                watch(ch);
+            }
+        });
+    }
+
+    /**
+     * An unexpected error in a server thread: counted, kept as the latest failure, logged with
+     * its stack trace. The server stays unhealthy ({@link NbdServerStatus#healthy()}) until
+     * restarted: after a bug or an OutOfMemoryError the process is not to be trusted blindly.
+     */
+    void failed(String where, Throwable e) {
+        failures.incrementAndGet();
+        lastFailure = new NbdServerStatus.Failure(Instant.now(), where, e.toString());
+        LOG.log(Level.ERROR, "NBD server: unexpected failure in " + where, e);
+    }
+
+    /** Starts a connection's thread (platform, daemon) whose escaping errors are reported. */
+    void startThread(String name, Runnable task) {
+        threads.start(name, task, (t, e) -> failed(t.getName(), e));
     }
 
     /**
@@ -187,6 +352,27 @@ public final class NbdServer implements AutoCloseable {
 
     public synchronized boolean isRunning() {
         return listener != null;
+    }
+
+    /** How the server is doing: connections, memory, refusals, and any unexpected failure. */
+    public NbdServerStatus status() {
+        boolean running;
+        boolean accepting;
+        synchronized (this) {
+            running = listener != null;
+            accepting = acceptor != null && acceptor.isAlive();
+        }
+        long inFlight = 0;
+        long pooled = 0;
+        int n = 0;
+        for (Connection c : connections.values()) {
+            inFlight += c.inFlightBytes();
+            pooled += c.pooledBytes();
+            n++;
+        }
+        return new NbdServerStatus(running, accepting, n, limits.maxConnections(), refused.get(),
+                stalledDropped.get(), inFlight, budget.sharedInUse(), pooled, limits.memoryBound(),
+                acceptRestarts.get(), failures.get(), lastFailure, tls != null);
     }
 
     /** The bound TCP address, with the real port when the server was created with port 0. */
@@ -290,7 +476,11 @@ public final class NbdServer implements AutoCloseable {
     }
 
     void forget(Connection c) {
-        if (connections.remove(c.id()) != null && c.export() != null) {
+        if (connections.remove(c.id()) == null) {
+            return;
+        }
+        admitted.decrementAndGet();
+        if (c.export() != null) {
             tell(l -> l.disconnected(c.describe()));
         }
         synchronized (connections) {

@@ -31,6 +31,13 @@ final class Pending implements BioCallback {
     String message;
     /** TRIM or WRITE_ZEROES with FUA: made durable by a device flush before the reply. */
     boolean flushAfter;
+    /**
+     * Its reply is ready (handed to a sender). Plain: only read by the reader after a device's
+     * submit threw, when an inline completion on the same thread is what matters.
+     */
+    boolean answered;
+    /** Its buffer and budget were given back; set by the one thread sending its reply. */
+    boolean released;
 
     Pending(Connection connection, long handle, NbdCommand command, long offset, int charge, BufferPool.Payload data) {
         this.connection = connection;

@@ -4,7 +4,6 @@ import io.blockwork.nbd.protocol.NbdCommand;
 import io.blockwork.nbd.protocol.NbdWire;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,6 +20,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>After a write fails (the client went away, or the connection was dropped) the replies are
  * still drained so that every request gives back its buffer and budget, until {@link Pending#END}.
+ * The same holds if sending fails unexpectedly: the failure is reported, the connection dropped,
+ * and the writer goes on draining.
+ *
+ * <p>{@link #progress} counts the writes that moved bytes, so the server's watchdog can tell a
+ * client that reads its replies slowly (progress) from one that reads none (a write stuck).
  */
 final class ReplyWriter implements Runnable {
 
@@ -30,12 +34,14 @@ final class ReplyWriter implements Runnable {
     private static final int MAX_HEADER_BYTES = NbdWire.STRUCTURED_REPLY_HEADER_BYTES + 6 + MAX_MESSAGE_BYTES;
 
     private final Connection connection;
-    private final SocketChannel channel;
+    private final Transport transport;
     private final boolean structured;
     private final LinkedTransferQueue<Pending> queue = new LinkedTransferQueue<>();
     /** Guards the socket's sending side: one batch is written whole before the next starts. */
     private final ReentrantLock socketLock = new ReentrantLock();
     private volatile boolean broken;
+    /** Writes that moved at least one byte; written under {@link #socketLock}, read by the watchdog. */
+    private volatile long progress;
 
     /** Scratch space for encoding one batch; one per sending thread. */
     static final class Batch {
@@ -52,10 +58,19 @@ final class ReplyWriter implements Runnable {
         }
     }
 
-    ReplyWriter(Connection connection, SocketChannel channel, boolean structured) {
+    ReplyWriter(Connection connection, Transport transport, boolean structured) {
         this.connection = connection;
-        this.channel = channel;
+        this.transport = transport;
         this.structured = structured;
+    }
+
+    long progress() {
+        return progress;
+    }
+
+    /** Whether a batch is being written now (possibly stuck on a client that does not read). */
+    boolean writing() {
+        return socketLock.isLocked();
     }
 
     /** Hands a reply to the writer thread. Any thread; never blocks. */
@@ -77,7 +92,16 @@ final class ReplyWriter implements Runnable {
             batch.replies.add(first);
             queue.drainTo(batch.replies, MAX_BATCH - 1);
             end = batch.replies.remove(Pending.END);
-            send(batch);
+            try {
+                send(batch);
+            } catch (RuntimeException | Error e) {
+                broken = true;
+                connection.writerFailed(e);
+                for (Pending p : batch.replies) {
+                    connection.replied(p, false);
+                }
+                batch.replies.clear();
+            }
         }
         connection.writerDone();
     }
@@ -164,7 +188,9 @@ final class ReplyWriter implements Runnable {
     private void writeAll(ByteBuffer[] iov, int n) throws IOException {
         int first = 0;
         while (first < n) {
-            channel.write(iov, first, n - first);
+            if (transport.write(iov, first, n - first) > 0) {
+                progress++; // only one sender at a time holds the socket lock
+            }
             while (first < n && !iov[first].hasRemaining()) {
                 first++;
             }

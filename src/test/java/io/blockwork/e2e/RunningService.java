@@ -42,7 +42,12 @@ final class RunningService implements AutoCloseable {
     }
 
     static RunningService start(Path dataDir) {
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class).run(arguments(dataDir));
+        return start(dataDir, Map.of());
+    }
+
+    /** With settings of its own on top of the test defaults, e.g. TLS for the NBD server. */
+    static RunningService start(Path dataDir, Map<String, String> settings) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class).run(arguments(dataDir, settings));
         return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
     }
 
@@ -56,7 +61,7 @@ final class RunningService implements AutoCloseable {
                     "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                     "-cp", System.getProperty("java.class.path"), ServiceMain.class.getName(),
                     portFile.toString()));
-            cmd.addAll(List.of(arguments(dataDir)));
+            cmd.addAll(List.of(arguments(dataDir, Map.of())));
             Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -70,9 +75,10 @@ final class RunningService implements AutoCloseable {
         }
     }
 
-    private static String[] arguments(Path dataDir) {
+    private static String[] arguments(Path dataDir, Map<String, String> settings) {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", "0");
+        props.putAll(settings);
         // as command-line arguments: they outrank application.yml, as a user's would
         return props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }

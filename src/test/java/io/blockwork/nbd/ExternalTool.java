@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class ExternalTool {
 
     /** Debian packages that provide the binaries; CI installs them. */
-    public static final String PACKAGES = "qemu-utils libnbd-bin fio nbdkit mdadm";
+    public static final String PACKAGES = "qemu-utils libnbd-bin fio nbdkit mdadm openssl";
     /** Where administration tools (mdadm) live, which a user's PATH may leave out. */
     private static final List<String> SBIN = List.of("/usr/sbin", "/sbin");
 

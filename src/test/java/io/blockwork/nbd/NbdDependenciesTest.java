@@ -8,7 +8,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The NBD server sees only the engine's block API and the JDK (ARCHITECTURE §1), and the compile-time lock annotations. */
+/**
+ * The NBD server sees only the engine's block API and the JDK, TLS included (ARCHITECTURE §1), and
+ * the compile-time lock annotations.
+ */
 @Tag("unit")
 class NbdDependenciesTest {
 
@@ -18,7 +21,7 @@ class NbdDependenciesTest {
                 .importPackages("io.blockwork.nbd");
         classes().that().resideInAPackage("io.blockwork.nbd..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage(
-                        "io.blockwork.nbd..", "io.blockwork.engine.block", "java..",
+                        "io.blockwork.nbd..", "io.blockwork.engine.block", "java..", "javax.net.ssl..",
                         "com.google.errorprone.annotations..") // @GuardedBy, checked at compile time
                 .check(nbd);
     }

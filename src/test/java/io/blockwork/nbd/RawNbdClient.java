@@ -13,6 +13,7 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -23,6 +24,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
  * A hand-written NBD client for tests: it can follow the protocol, or break it on purpose. Every
@@ -32,9 +37,9 @@ public final class RawNbdClient implements AutoCloseable {
 
     public static final int TIMEOUT_MS = 10_000;
 
-    private final Socket socket;
-    private final DataInputStream in;
-    private final DataOutputStream out;
+    private Socket socket;
+    private DataInputStream in;
+    private DataOutputStream out;
     private final Map<Long, Integer> readLengths = new ConcurrentHashMap<>();
     private boolean structured;
     public long exportSize;
@@ -55,21 +60,58 @@ public final class RawNbdClient implements AutoCloseable {
     public record Reply(long handle, int error, byte[] data, String message, boolean structured) {}
 
     private RawNbdClient(Socket socket) throws IOException {
-        this.socket = socket;
         socket.setSoTimeout(TIMEOUT_MS);
         socket.setTcpNoDelay(true);
-        in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-        out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+        use(socket);
+    }
+
+    private void use(Socket s) throws IOException {
+        socket = s;
+        in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
+        out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 1 << 16));
     }
 
     public static RawNbdClient connect(int port) {
+        return connect(port, null);
+    }
+
+    /** Connects from a given local address (any 127.x.y.z works on Linux), e.g. to test allow-lists. */
+    public static RawNbdClient connect(int port, InetAddress from) {
         try {
             Socket s = new Socket();
+            if (from != null) {
+                s.bind(new InetSocketAddress(from, 0));
+            }
             s.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MS);
             return new RawNbdClient(s);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * NBD_OPT_STARTTLS; on ACK runs the TLS handshake as a client with {@code context} and goes
+     * on over TLS. Returns the reply to the option (an error leaves the connection in plain text).
+     */
+    public OptReply startTls(SSLContext context) {
+        sendOption(NbdOption.STARTTLS.code(), new byte[0]);
+        OptReply r = readOptionReply();
+        if (r.kind() == OptionReply.ACK) {
+            try {
+                SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(socket, "localhost",
+                        socket.getPort(), true);
+                tls.setUseClientMode(true);
+                SSLParameters p = tls.getSSLParameters();
+                p.setEndpointIdentificationAlgorithm("HTTPS"); // check the certificate names the host
+                tls.setSSLParameters(p);
+                tls.startHandshake();
+                use(tls);
+                structured = false;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return r;
     }
 
     /* ---- Handshake ---- */
@@ -173,6 +215,18 @@ public final class RawNbdClient implements AutoCloseable {
         structured = true;
     }
 
+    /** NBD_OPT_LIST: the names of the exports the server shows this client. */
+    public List<String> listNames() {
+        List<OptReply> replies = option(NbdOption.LIST, new byte[0]);
+        assertThat(replies.getLast().kind()).as("LIST: %s", replies.getLast().text()).isEqualTo(OptionReply.ACK);
+        List<String> names = new ArrayList<>();
+        for (OptReply r : replies.subList(0, replies.size() - 1)) {
+            int length = ByteBuffer.wrap(r.data()).getInt();
+            names.add(new String(r.data(), 4, length, StandardCharsets.UTF_8));
+        }
+        return names;
+    }
+
     public static byte[] infoRequest(String name, int... infos) {
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(4 + n.length + 2 + 2 * infos.length);
@@ -205,6 +259,11 @@ public final class RawNbdClient implements AutoCloseable {
     /** NBD_OPT_EXPORT_NAME with no-zeroes negotiated: reads size and flags. */
     public RawNbdClient exportName(String name) {
         sendOption(NbdOption.EXPORT_NAME.code(), name.getBytes(StandardCharsets.UTF_8));
+        return readExportNameReply();
+    }
+
+    /** The server's answer to NBD_OPT_EXPORT_NAME (no-zeroes negotiated): size and flags. */
+    public RawNbdClient readExportNameReply() {
         try {
             exportSize = in.readLong();
             transmissionFlags = in.readUnsignedShort();
@@ -233,6 +292,27 @@ public final class RawNbdClient implements AutoCloseable {
             out.writeInt(length);
             if (payload != null) {
                 out.write(payload);
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@code count} READs of {@code length} bytes, handles 0 to count - 1, offsets cycling through
+     * the first {@code span} bytes, pipelined in one write (as fast as a client can queue them).
+     */
+    public void sendReads(int count, int length, long span) {
+        try {
+            for (int h = 0; h < count; h++) {
+                readLengths.put((long) h, length);
+                out.writeInt(NbdWire.REQUEST_MAGIC);
+                out.writeShort(0);
+                out.writeShort(NbdCommand.READ.code());
+                out.writeLong(h);
+                out.writeLong(h * (long) length % span);
+                out.writeInt(length);
             }
             out.flush();
         } catch (IOException e) {
@@ -328,8 +408,8 @@ public final class RawNbdClient implements AutoCloseable {
             return in.read() < 0;
         } catch (SocketTimeoutException e) {
             return false;
-        } catch (SocketException e) {
-            return true; // connection reset
+        } catch (SocketException | SSLException e) {
+            return true; // connection reset, or TLS cut off without close_notify
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -344,7 +424,7 @@ public final class RawNbdClient implements AutoCloseable {
             return true;
         } catch (SocketTimeoutException e) {
             return false;
-        } catch (SocketException | EOFException e) {
+        } catch (SocketException | EOFException | SSLException e) {
             return true;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

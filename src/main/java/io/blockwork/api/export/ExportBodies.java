@@ -25,7 +25,17 @@ final class ExportBodies {
             @Schema(description = "Refuse writes, trims and zeroing (EPERM) and advertise READ_ONLY; default false")
             Boolean readOnly,
             @Schema(description = "Shown by nbdinfo; at most 4096 bytes of UTF-8", example = "scratch disk")
-            String description) {
+            String description,
+            @Schema(description = "optional (default): clients may use TLS (NBD_OPT_STARTTLS) or not; required: "
+                    + "served over TLS only, so a plain-text client neither sees the export in a listing nor gets "
+                    + "it (NBD_REP_ERR_TLS_REQD). Needs TLS configured on the server (blockwork.nbd.tls.bundle)",
+                    allowableValues = {"optional", "required"}, example = "required")
+            @Pattern(regexp = "optional|required", message = "must be optional or required")
+            String tls,
+            @Schema(description = "Client addresses that may see and use the export, as IPv4/IPv6 addresses or "
+                    + "CIDR blocks (1 to 64); absent: any client that can reach the NBD port",
+                    example = "[\"127.0.0.1\", \"10.20.0.0/16\"]")
+            List<String> allowedClients) {
     }
 
     record Export(
@@ -34,13 +44,17 @@ final class ExportBodies {
             @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot"}) String deviceKind,
             boolean readOnly,
             String description,
-            @Schema(description = "Where clients connect, e.g. nbd://127.0.0.1:10809/d1; absent while the export is not active",
+            @Schema(description = "Where clients connect, e.g. nbd://127.0.0.1:10809/d1 (nbds://… for an export "
+                    + "served over TLS only); absent while the export is not active",
                     example = "nbd://127.0.0.1:10809/d1")
             String uri,
             @Schema(description = "The URI over the Unix-domain socket (blockwork.nbd.unix-socket); absent when that "
-                    + "is not configured or the export is not active",
+                    + "is not configured or the export is not active (nbds+unix://… for an export served over TLS only)",
                     example = "nbd+unix:///d1?socket=/run/blockwork/nbd.sock")
             String unixUri,
+            @Schema(allowableValues = {"optional", "required"}) String tls,
+            @Schema(description = "Client address blocks (canonical CIDR) that may use the export; absent: any client")
+            List<String> allowedClients,
             @Schema(description = "The export size clients see; absent while the export is not active")
             Long sizeBytes,
             ObjectState state,
@@ -54,6 +68,7 @@ final class ExportBodies {
             @Schema(example = "127.0.0.1:40112") String remoteAddress,
             Instant connectedAt,
             @Schema(description = "Requests answered so far") long requestsServed,
-            @Schema(description = "Memory its requests in flight hold now") long inFlightBytes) {
+            @Schema(description = "Memory its requests in flight hold now") long inFlightBytes,
+            @Schema(description = "Connected over TLS") boolean tls) {
     }
 }

@@ -40,7 +40,8 @@ class SystemController {
     @GetMapping
     @Operation(summary = "Version, limits, the NBD server's address and the parity algorithms chosen at start-up")
     SystemInfo info() {
-        return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port())).orElse(null))
+        return info.withNbd(nbd.endpoint().map(e -> new NbdServerInfo(e.address(), e.port(), nbd.tlsEnabled(),
+                nbd.tlsVerifiesClients())).orElse(null))
                 .withParity(ParityInfo.of(ParitySelection.selection()));
     }
 
@@ -97,5 +98,7 @@ class SystemController {
     record ParityCandidate(String name, long xorMBps, long raid6MBps) {}
 
     record NbdServerInfo(@Schema(description = "As configured (blockwork.nbd.address)", example = "127.0.0.1") String address,
-               @Schema(description = "The bound port (the real one when configured as 0)", example = "10809") int port) {}
+               @Schema(description = "The bound port (the real one when configured as 0)", example = "10809") int port,
+               @Schema(description = "TLS is offered (NBD_OPT_STARTTLS; nbds:// URIs)") boolean tls,
+               @Schema(description = "TLS clients must show a certificate from a trusted CA") boolean tlsVerifiesClients) {}
 }

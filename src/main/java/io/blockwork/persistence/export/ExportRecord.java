@@ -7,11 +7,13 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 
 /**
- * One NBD export (table {@code exports}, see V4__exports.sql): a block device offered to NBD
- * clients under a name. The device's kind is kept so start-up assembly can order the export
- * after its device without asking every feature.
+ * One NBD export (table {@code exports}, see V4__exports.sql and V13_20__export_access.sql): a
+ * block device offered to NBD clients under a name, and who may reach it. The device's kind is
+ * kept so start-up assembly can order the export after its device without asking every feature.
  */
 @Entity
 @Table(name = "exports")
@@ -39,18 +41,28 @@ public class ExportRecord {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
+    @Column(name = "tls_required", nullable = false)
+    private boolean tlsRequired;
+
+    /** Canonical CIDR blocks separated by single spaces; null for any client. */
+    @Column(name = "allowed_clients", length = 4096)
+    private String allowedClients;
+
     protected ExportRecord() {
         // for JPA
     }
 
+    /** @param allowedClients canonical CIDR blocks, or null for any client */
     public ExportRecord(String name, String deviceName, String deviceKind, boolean readOnly, String description,
-                        Instant createdAt) {
+                        Instant createdAt, boolean tlsRequired, List<String> allowedClients) {
         this.name = name;
         this.deviceName = deviceName;
         this.deviceKind = deviceKind;
         this.readOnly = readOnly;
         this.description = description;
         this.createdAt = createdAt;
+        this.tlsRequired = tlsRequired;
+        this.allowedClients = allowedClients == null ? null : String.join(" ", allowedClients);
     }
 
     public Long getId() {
@@ -79,5 +91,14 @@ public class ExportRecord {
 
     public Instant getCreatedAt() {
         return createdAt;
+    }
+
+    public boolean isTlsRequired() {
+        return tlsRequired;
+    }
+
+    /** The CIDR blocks clients must come from, or null for any client. */
+    public List<String> getAllowedClients() {
+        return allowedClients == null ? null : Arrays.asList(allowedClients.split(" "));
     }
 }

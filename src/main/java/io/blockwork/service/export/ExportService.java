@@ -64,14 +64,21 @@ public class ExportService implements DroppableHolder {
                         + " is not active (" + device.state().reason() + "), so it cannot be exported")
                         .atField("device");
             }
-            NbdExport export = new NbdExport(spec.name(), device.device(), spec.readOnly(), spec.description());
+            if (spec.tlsRequired() && !nbd.tlsEnabled()) {
+                throw new ProblemException(Problem.NOT_SUPPORTED, "export " + spec.name() + " asks for tls: required, "
+                        + "but the NBD server has no TLS configured (set blockwork.nbd.tls.bundle to an SSL bundle "
+                        + "with the server's certificate and key)").atField("tls");
+            }
+            NbdExport export = new NbdExport(spec.name(), device.device(), spec.readOnly(), spec.description(),
+                    spec.tlsRequired(), spec.allowedClients());
             Holder holder = holder(spec.name());
             registry.claim(device.name(), holder);
             changes.undoOnRollback(() -> registry.release(device.name(), holder));
             nbd.exports().add(export);
             changes.undoOnRollback(() -> nbd.exports().remove(spec.name()));
             ExportRecord record = save(new ExportRecord(spec.name(), device.name(), device.kind().label(),
-                    spec.readOnly(), spec.description(), Instant.now().truncatedTo(ChronoUnit.MICROS)));
+                    spec.readOnly(), spec.description(), Instant.now().truncatedTo(ChronoUnit.MICROS),
+                    spec.tlsRequired(), spec.allowedClientTexts()));
             return view(record);
         });
     }
@@ -117,8 +124,13 @@ public class ExportService implements DroppableHolder {
 
     /** Serves a stored export; its device is active (assembly ordered it first). */
     void assemble(ExportRecord record) {
+        if (record.isTlsRequired() && !nbd.tlsEnabled()) {
+            throw new IllegalStateException("export " + record.getName() + " is served over TLS only, but the NBD "
+                    + "server has no TLS configured (blockwork.nbd.tls.bundle)");
+        }
         BlockDevice device = registry.device(record.getDeviceName());
-        NbdExport export = new NbdExport(record.getName(), device, record.isReadOnly(), record.getDescription());
+        NbdExport export = new NbdExport(record.getName(), device, record.isReadOnly(), record.getDescription(),
+                record.isTlsRequired(), ExportSpec.addressRanges(record.getAllowedClients()));
         registry.claim(record.getDeviceName(), holder(record.getName()));
         nbd.exports().add(export);
     }
@@ -160,16 +172,18 @@ public class ExportService implements DroppableHolder {
         if (live == null) {
             ObjectState state = unavailable.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
             return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(),
-                    r.getDescription(), r.getCreatedAt(), state, null, List.of());
+                    r.getDescription(), r.getCreatedAt(), state, null, List.of(), r.isTlsRequired(),
+                    r.getAllowedClients());
         }
         List<ExportView.Client> clients = nbd.clients(r.getName()).stream().map(ExportService::client).toList();
         return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(), r.getDescription(),
-                r.getCreatedAt(), ObjectState.RUNNING, live.device().sizeBytes(), clients);
+                r.getCreatedAt(), ObjectState.RUNNING, live.device().sizeBytes(), clients, r.isTlsRequired(),
+                r.getAllowedClients());
     }
 
     private static ExportView.Client client(NbdClient c) {
         return new ExportView.Client(c.id(), text(c.remoteAddress()), c.connectedAt(), c.requestsServed(),
-                c.inFlightBytes());
+                c.inFlightBytes(), c.tls());
     }
 
     /** "127.0.0.1:40112", "[::1]:40112". */

@@ -1,21 +1,57 @@
 package io.blockwork.service.export;
 
+import io.blockwork.nbd.AddressRange;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.problem.ProblemException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * A new export as the API takes it. The constructor checks it, blaming the request field at
  * fault: the name follows the block device name rule (it is the last part of an
  * {@code nbd://host:port/NAME} URI) and defaults to the device's name; the description is what
- * {@code nbdinfo} shows.
+ * {@code nbdinfo} shows; {@code allowedClients} are address blocks in CIDR notation (null: any
+ * client), kept in their canonical form without repeats.
  */
-public record ExportSpec(String name, String device, boolean readOnly, String description) {
+public record ExportSpec(String name, String device, boolean readOnly, String description, boolean tlsRequired,
+                         List<AddressRange> allowedClients) {
 
     /** The NBD protocol's limit on a description string. */
     public static final int MAX_DESCRIPTION_BYTES = 4096;
+    /** The most address blocks one export lists. */
+    public static final int MAX_ALLOWED_CLIENTS = 64;
     private static final Pattern NAME = Pattern.compile(DeviceNames.PATTERN);
+
+    public ExportSpec(String name, String device, boolean readOnly, String description) {
+        this(name, device, readOnly, description, false, null);
+    }
+
+    /** Parses the API's list of address blocks; null stays null (any client). */
+    public static List<AddressRange> addressRanges(List<String> texts) {
+        if (texts == null) {
+            return null;
+        }
+        if (texts.isEmpty()) {
+            throw ProblemException.invalid("allowedClients", "allowedClients must name at least one address block; "
+                    + "leave it out to let any client in");
+        }
+        if (texts.size() > MAX_ALLOWED_CLIENTS) {
+            throw ProblemException.invalid("allowedClients", "allowedClients lists " + texts.size()
+                    + " address blocks; at most " + MAX_ALLOWED_CLIENTS + " are allowed");
+        }
+        LinkedHashSet<AddressRange> ranges = new LinkedHashSet<>();
+        for (int i = 0; i < texts.size(); i++) {
+            try {
+                ranges.add(AddressRange.parse(texts.get(i)));
+            } catch (IllegalArgumentException e) {
+                throw ProblemException.invalid("allowedClients[" + i + "]", e.getMessage());
+            }
+        }
+        return new ArrayList<>(ranges);
+    }
 
     public ExportSpec {
         if (device == null || device.isBlank()) {
@@ -36,5 +72,11 @@ public record ExportSpec(String name, String device, boolean readOnly, String de
         if (description.indexOf('\0') >= 0) {
             throw ProblemException.invalid("description", "description must not contain NUL characters");
         }
+        allowedClients = allowedClients == null ? null : List.copyOf(allowedClients);
+    }
+
+    /** The blocks in their canonical text, or null for any client. */
+    public List<String> allowedClientTexts() {
+        return allowedClients == null ? null : allowedClients.stream().map(AddressRange::toString).toList();
     }
 }

@@ -10,9 +10,12 @@ import java.util.List;
  * @param deviceKind "disk", "array", "dm", "volume"
  * @param sizeBytes what clients see as the export size; null while the export is not active
  * @param clients connected NBD clients; empty while the export is not active
+ * @param tlsRequired served over TLS only
+ * @param allowedClients the address blocks clients must come from (canonical CIDR); null for any client
  */
 public record ExportView(String name, String device, String deviceKind, boolean readOnly, String description,
-                         Instant createdAt, ObjectState state, Long sizeBytes, List<Client> clients) {
+                         Instant createdAt, ObjectState state, Long sizeBytes, List<Client> clients,
+                         boolean tlsRequired, List<String> allowedClients) {
 
     /**
      * One connected NBD client.
@@ -21,6 +24,8 @@ public record ExportView(String name, String device, String deviceKind, boolean 
      * @param remoteAddress host:port of the client
      * @param requestsServed requests answered so far
      * @param inFlightBytes memory its requests in flight hold now
+     * @param tls whether it is connected over TLS
      */
-    public record Client(long id, String remoteAddress, Instant connectedAt, long requestsServed, long inFlightBytes) {}
+    public record Client(long id, String remoteAddress, Instant connectedAt, long requestsServed, long inFlightBytes,
+                         boolean tls) {}
 }

@@ -11,10 +11,12 @@ package io.blockwork.service.export;
 public record NbdEndpoint(String address, int port, boolean wildcard) {
 
     /**
-     * The URI clients use for an export, {@code nbd://host:port/name}. When the server listens on
-     * every interface, the host is {@code requestHost}: the name the caller reached the service by.
+     * The URI clients use for an export, {@code nbd://host:port/name}, or {@code nbds://…} for an
+     * export served over TLS only (libnbd's and nbdkit's scheme for NBD with STARTTLS). When the
+     * server listens on every interface, the host is {@code requestHost}: the name the caller
+     * reached the service by.
      */
-    public String uri(String exportName, String requestHost) {
+    public String uri(String exportName, String requestHost, boolean tls) {
         String host = wildcard && requestHost != null ? requestHost : address;
         int scope = host.indexOf('%');
         if (scope >= 0 && !host.startsWith("[")) {
@@ -23,11 +25,14 @@ public record NbdEndpoint(String address, int port, boolean wildcard) {
         if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
             host = "[" + host + "]";
         }
-        return "nbd://" + host + ":" + port + "/" + exportName;
+        return (tls ? "nbds://" : "nbd://") + host + ":" + port + "/" + exportName;
     }
 
-    /** The URI for the Unix-domain socket at {@code socket}, {@code nbd+unix:///name?socket=/path}. */
-    public static String unixUri(String exportName, java.nio.file.Path socket) {
-        return "nbd+unix:///" + exportName + "?socket=" + socket.toAbsolutePath();
+    /**
+     * The URI for the Unix-domain socket at {@code socket}, {@code nbd+unix:///name?socket=/path}, or
+     * {@code nbds+unix://…} for an export served over TLS only.
+     */
+    public static String unixUri(String exportName, java.nio.file.Path socket, boolean tls) {
+        return (tls ? "nbds+unix:///" : "nbd+unix:///") + exportName + "?socket=" + socket.toAbsolutePath();
     }
 }

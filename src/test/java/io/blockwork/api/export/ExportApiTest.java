@@ -62,7 +62,8 @@ class ExportApiTest {
         mvc.perform(get("/api/v1/system").with(viewer()))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.nbd.address").value("127.0.0.1"))
-                .andExpect(jsonPath("$.nbd.port").value(port()));
+                .andExpect(jsonPath("$.nbd.port").value(port()))
+                .andExpect(jsonPath("$.nbd.tls").value(false));
     }
 
     @Test
@@ -87,6 +88,39 @@ class ExportApiTest {
         try (RawNbdClient c = client("ea-e1")) {
             assertThat(c.exportSize).isEqualTo(4 << 20);
         }
+    }
+
+    @Test
+    void anAllowListIsKeptInCanonicalFormAndTheNbdServerEnforcesIt() throws Exception {
+        disk("ea-dacl");
+        mvc.perform(createExport("{\"name\":\"ea-eacl\",\"device\":\"ea-dacl\","
+                        + "\"allowedClients\":[\"127.0.0.1\",\"FD00:0::/8\",\"127.0.0.1/32\"]}"))
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.tls").value("optional"))
+                .andExpect(jsonPath("$.allowedClients.length()").value(2))
+                .andExpect(jsonPath("$.allowedClients[0]").value("127.0.0.1/32"))
+                .andExpect(jsonPath("$.allowedClients[1]").value("fd00::/8"));
+        try (RawNbdClient c = RawNbdClient.connect(port(), java.net.InetAddress.ofLiteral("127.0.0.2")).greet()) {
+            assertThat(c.listNames()).doesNotContain("ea-eacl");
+            assertThat(c.tryGo("ea-eacl").getLast().kind()).isEqualTo(OptionReply.ERR_POLICY);
+        }
+        try (RawNbdClient c = client("ea-eacl")) {
+            assertThat(c.flush(1).error()).isZero();
+        }
+        mvc.perform(get("/api/v1/exports/ea-eacl").with(viewer()))
+                .andExpect(jsonPath("$.allowedClients[1]").value("fd00::/8"))
+                .andExpect(jsonPath("$.uri").value(startsWith("nbd://")));
+    }
+
+    @Test
+    void tlsRequiredIsRefusedWhileTheServerHasNoTls() throws Exception {
+        disk("ea-dtls");
+        mvc.perform(createExport("{\"name\":\"ea-etls\",\"device\":\"ea-dtls\",\"tls\":\"required\"}"))
+                .andExpect(problem(409, "not-supported"))
+                .andExpect(jsonPath("$.field").value("tls"))
+                .andExpect(jsonPath("$.detail").value(containsString("blockwork.nbd.tls.bundle")));
+        mvc.perform(get("/api/v1/exports/ea-etls").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(get("/api/v1/devices/ea-dtls").with(admin())).andExpect(jsonPath("$.holders").isEmpty());
     }
 
     @Test

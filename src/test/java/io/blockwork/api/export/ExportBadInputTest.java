@@ -74,6 +74,40 @@ class ExportBadInputTest {
     }
 
     @Test
+    void allowedClientsThatAreNotAddressBlocks() throws Exception {
+        mvc.perform(createExport("{\"name\":\"eb-new\",\"device\":\"eb-disk\","
+                        + "\"allowedClients\":[\"10.0.0.0/8\",\"nbd.example.org\"]}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("allowedClients[1]"))
+                .andExpect(jsonPath("$.detail").value(containsString("host names are not accepted")));
+        mvc.perform(createExport("{\"name\":\"eb-new\",\"device\":\"eb-disk\",\"allowedClients\":[\"10.1.2.3/16\"]}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("allowedClients[0]"))
+                .andExpect(jsonPath("$.detail").value(containsString("10.1.0.0/16")));
+        mvc.perform(createExport("{\"name\":\"eb-new\",\"device\":\"eb-disk\",\"allowedClients\":[null]}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("allowedClients[0]"));
+        mvc.perform(createExport("{\"name\":\"eb-new\",\"device\":\"eb-disk\",\"allowedClients\":[]}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("allowedClients"))
+                .andExpect(jsonPath("$.detail").value(containsString("leave it out")));
+        String many = "\"10.0.0.1\",".repeat(65);
+        mvc.perform(createExport("{\"name\":\"eb-new\",\"device\":\"eb-disk\",\"allowedClients\":["
+                        + many.substring(0, many.length() - 1) + "]}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.detail").value(containsString("at most 64")));
+        assertNothingChanged();
+    }
+
+    @Test
+    void unknownTlsMode() throws Exception {
+        mvc.perform(createExport("{\"name\":\"eb-new\",\"device\":\"eb-disk\",\"tls\":\"maybe\"}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.errors[0].field").value("tls"));
+        assertNothingChanged();
+    }
+
+    @Test
     void missingDevice() throws Exception {
         mvc.perform(createExport("{\"name\":\"eb-new\"}"))
                 .andExpect(problem(400, "validation-failed"))

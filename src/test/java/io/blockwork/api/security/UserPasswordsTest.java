@@ -18,7 +18,7 @@ class UserPasswordsTest {
     Path dataDir;
 
     private BlockworkProperties properties(String admin, String viewer) {
-        return new BlockworkProperties(dataDir, new BlockworkProperties.Nbd("127.0.0.1", 10809, null),
+        return new BlockworkProperties(dataDir, BlockworkProperties.Nbd.at("127.0.0.1", 10809),
                 new BlockworkProperties.Security(admin, viewer));
     }
 

@@ -1,0 +1,97 @@
+package io.blockwork.nbd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.disk.DiskConfig;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 13 finding 4: an error in a server thread used to kill it silently (the port stayed in
+ * LISTEN, health said UP). Now every such error is reported in the server's status, the failing
+ * connection alone is dropped, and the accept loop starts again.
+ */
+@Tag("unit")
+class ServerFailureTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Test
+    void anErrorInAConnectionIsReportedAndDropsThatConnectionOnly() throws Exception {
+        try (NbdFixture nbd = new NbdFixture()) {
+            nbd.export("broken", new ThrowingDevice("broken")).export("good", Disk.memory("good", 1 << 20, DiskConfig.DEFAULT));
+            HealthyClient healthy = HealthyClient.on(nbd, "good", 1 << 20);
+            try (RawNbdClient c = nbd.open("broken", false)) {
+                assertThat(c.write(1, 0, new byte[4096], 0).error()).isZero();
+                c.send(io.blockwork.nbd.protocol.NbdCommand.READ, 0, 2, 0, 4096, null);
+                assertThat(c.closedAfterDraining()).isTrue();
+            }
+            await().atMost(WAIT).until(() -> nbd.server.clients("broken").isEmpty());
+            NbdServerStatus s = nbd.server.status();
+            assertThat(s.failures()).isEqualTo(1);
+            assertThat(s.healthy()).isFalse();
+            assertThat(s.lastFailure().where()).contains("broken").contains("reader");
+            assertThat(s.lastFailure().error()).contains("OutOfMemoryError").contains(ThrowingDevice.MESSAGE);
+            assertThat(s.bytesInFlight()).as("the failed request gave its budget back").isLessThan(1 << 20);
+            healthy.assertStillServed("a connection failed");
+            healthy.close();
+        }
+    }
+
+    @Test
+    void theAcceptLoopSurvivesAFailureAndServesTheNextClient() {
+        AtomicInteger starts = new AtomicInteger();
+        NbdServer.ThreadStarter failFirst = (name, task, handler) -> {
+            if (starts.getAndIncrement() == 0) {
+                throw new OutOfMemoryError("unable to create native thread: injected by the test");
+            }
+            return Thread.ofPlatform().daemon().name(name).uncaughtExceptionHandler(handler).start(task);
+        };
+        ExportTable exports = new ExportTable().add(NbdExport.of("vol", Disk.memory("vol", 1 << 20, DiskConfig.DEFAULT)));
+        NbdServer server = new NbdServer(new InetSocketAddress("127.0.0.1", 0), exports, NbdLimits.DEFAULT, failFirst);
+        server.start();
+        try {
+            try (RawNbdClient first = RawNbdClient.connect(server.port())) {
+                assertThat(first.closedAfterDraining()).as("the client whose thread could not start").isTrue();
+            }
+            await().atMost(WAIT).until(() -> server.status().acceptLoopRestarts() == 1);
+            try (RawNbdClient next = RawNbdClient.connect(server.port()).greet()) {
+                next.go("vol");
+                assertThat(next.flush(1).error()).isZero();
+            }
+            NbdServerStatus s = server.status();
+            assertThat(s.accepting()).isTrue();
+            assertThat(s.failures()).isEqualTo(1);
+            assertThat(s.lastFailure().where()).isEqualTo("nbd-accept");
+            assertThat(s.lastFailure().error()).contains("unable to create native thread");
+            await().atMost(WAIT).until(() -> server.status().connections() == 0);
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void clientsBeyondTheConnectionLimitAreRefusedAtOnce() {
+        try (NbdFixture nbd = new NbdFixture(NbdLimits.DEFAULT.withMaxConnections(2))) {
+            nbd.export("vol", Disk.memory("vol", 1 << 20, DiskConfig.DEFAULT));
+            RawNbdClient a = nbd.open("vol", false);
+            try (RawNbdClient b = nbd.raw().greet(); RawNbdClient refused = nbd.raw()) {
+                assertThat(refused.closedAfterDraining()).isTrue();
+                assertThat(nbd.server.status().refusedConnections()).isEqualTo(1);
+                b.go("vol");
+                assertThat(b.flush(1).error()).isZero();
+            }
+            a.close();
+            await().atMost(WAIT).until(() -> nbd.server.status().connections() == 0);
+            try (RawNbdClient c = nbd.open("vol", false)) {
+                assertThat(c.flush(2).error()).isZero();
+            }
+            assertThat(nbd.server.status().healthy()).isTrue();
+        }
+    }
+}
