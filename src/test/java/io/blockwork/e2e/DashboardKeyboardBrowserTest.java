@@ -39,6 +39,14 @@ class DashboardKeyboardBrowserTest extends BrowserTestBase {
         assertThat(focusedId()).as("reached by Tab").isEqualTo(id);
     }
 
+    /** As {@link #tabTo}, backwards (Shift+Tab). */
+    private void tabBackTo(String id, int max) {
+        for (int i = 0; i < max && !focusedId().equals(id); i++) {
+            focused().sendKeys(Keys.chord(Keys.SHIFT, Keys.TAB));
+        }
+        assertThat(focusedId()).as("reached by Shift+Tab").isEqualTo(id);
+    }
+
     private void assertFocusVisible() {
         assertThat(ui.js("return getComputedStyle(document.activeElement).outlineStyle;"))
                 .as("focus outline of #%s", focusedId()).isEqualTo("solid");
@@ -82,8 +90,12 @@ class DashboardKeyboardBrowserTest extends BrowserTestBase {
                     .as("#/%s fits 390 px (else: what sticks out)", view).isEqualTo("fits");
         }
 
-        // on #/disks: fill the form with the keyboard and press Space on the button
-        tabTo("disk-name", 40);
+        // back to #/disks (Shift+Tab); fill the form with the keyboard and press Space on the button
+        // (the other browser tests' disks may lie between, each row with its buttons)
+        tabBackTo("nav-disks", 5);
+        focused().sendKeys(Keys.ENTER);
+        ui.until(d -> "#/disks".equals(ui.js("return location.hash;")));
+        tabTo("disk-name", 500);
         focused().sendKeys("kb-d");
         tabTo("disk-size", 5);
         focused().sendKeys("8MiB");
@@ -94,8 +106,7 @@ class DashboardKeyboardBrowserTest extends BrowserTestBase {
         assertThat(api.get("/api/v1/disks/kb-d").statusCode()).isEqualTo(200);
 
         // delete: Enter opens the dialog with the name field focused; Escape closes it, nothing deleted
-        ui.js("document.getElementById('nav-disks').focus();");
-        tabTo("delete-disk-kb-d", 60);
+        tabBackTo("delete-disk-kb-d", 500);
         focused().sendKeys(Keys.ENTER);
         ui.visible(By.id("confirm"));
         assertThat(focusedId()).isEqualTo("confirm-name");
