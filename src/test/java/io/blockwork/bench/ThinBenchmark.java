@@ -18,10 +18,16 @@ import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.Workload;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadSpec;
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -36,7 +42,11 @@ import java.util.Map;
  * own; thin metadata on a memory disk. Each cell builds its devices fresh and runs for the cell's
  * seconds or until its writes reach a quarter of the region's thin blocks, whichever comes
  * first, so first writes dominate where they exist (the "first writes" column says how many of
- * the cell's writes provisioned a block or broke sharing). The pool's data device holds the
+ * the cell's writes provisioned a block or broke sharing). Every case runs once unmeasured first
+ * (JIT warm-up); then each table runs its cases {@value #ROUNDS} times, taking turns in rotating
+ * order, and shows each cell's median round, the spread of its rounds, and the process's CPU time
+ * per write (all threads: the job, a snapshot's copier, the pool's commit worker), which a loaded
+ * machine disturbs less than IOPS. The pool's data device holds the
  * region twice over, so breaking sharing never runs out of space. Rows by workers (iodepth 32
  * each); ratios against the reference named in the last columns.
  *
@@ -56,6 +66,10 @@ final class ThinBenchmark {
     private static final long CHUNK_SECTORS = 8;
     private static final int[] WORKERS = {1, 4};
     private static final int IO_DEPTH = 32;
+    private static final int ROUNDS = 3;
+    /** CPU time of the whole process (job threads, copier and commit threads alike) per cell. */
+    private static final OperatingSystemMXBean PROCESS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     /** The base disk, and the pool's data device: the region twice (provisioned, then every block copied once) and a spare GiB. */
     private static final long POOL_DATA = 2 * REGION + (1L << 30);
 
@@ -75,10 +89,23 @@ final class ThinBenchmark {
         }
     }
 
-    private record Cell(WorkloadResult result, long firstWrites) {
+    /** One measured run of one case: its workload, its first writes and the process's CPU time. */
+    private record Cell(WorkloadResult result, long firstWrites, long cpuNanos) {
         double iops() {
             return result.write().iops();
         }
+
+        double cpuMicrosPerWrite() {
+            long writes = result.write().ios();
+            return writes == 0 ? 0 : cpuNanos / 1000.0 / writes;
+        }
+    }
+
+    /** The run with the median IOPS: on a shared machine single runs swing, the median less. */
+    private static Cell median(List<Cell> runs) {
+        List<Cell> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingDouble(Cell::iops));
+        return sorted.get(sorted.size() / 2);
     }
 
     /** The devices under every volume: data, COW store and thin metadata alike. */
@@ -101,26 +128,36 @@ final class ThinBenchmark {
     static void run() {
         long seconds = Bench.seconds(3);
         for (Case c : Case.values()) { // warm-up: every path compiled before anything is measured
-            if (c != Case.THIN_PROVISIONED) { // (the snapshotted origin's cell writes in place as well)
-                measure(c, Devices.NULL, 1, 1);
-            }
+            measure(c, Devices.NULL, 1, 1);
         }
         for (Devices devices : Devices.values()) {
             for (int workers : WORKERS) {
-                Map<Case, Cell> cells = new HashMap<>();
-                for (Case c : devices.cases) {
-                    cells.put(c, measure(c, devices, workers, seconds));
+                // Cases take turns, round by round in rotating order, so a change in the machine's
+                // load hits them alike; each cell reports its median round.
+                Map<Case, List<Cell>> runs = new EnumMap<>(Case.class);
+                List<Case> cases = devices.cases;
+                for (int round = 0; round < ROUNDS; round++) {
+                    for (int i = 0; i < cases.size(); i++) {
+                        Case c = cases.get((i + round) % cases.size());
+                        runs.computeIfAbsent(c, k -> new ArrayList<>()).add(measure(c, devices, workers, seconds));
+                    }
                 }
+                Map<Case, Cell> cells = new EnumMap<>(Case.class);
+                runs.forEach((c, list) -> cells.put(c, median(list)));
                 Table t = new Table("thin: 4K random writes, " + workers + (workers == 1 ? " worker" : " workers")
                         + ", iodepth " + IO_DEPTH + ", " + devices.label + ", 64 KiB thin blocks, " + (REGION >> 30)
-                        + " GiB region, " + seconds + " s or " + REGION / THIN_BLOCK / 4 + " writes a cell",
-                        "volume", "IOPS", "mean latency (usec)", "first writes (%)", "vs linear", "vs classic snapshot origin");
+                        + " GiB region, " + seconds + " s or " + REGION / THIN_BLOCK / 4 + " writes a cell, median of "
+                        + ROUNDS + " rounds in rotating order",
+                        "volume", "IOPS", "IOPS min-max", "mean latency (usec)", "CPU per write (usec)",
+                        "first writes (%)", "vs linear", "vs classic snapshot origin");
                 Cell linear = cells.get(Case.LINEAR);
                 double cow = cells.get(Case.COW_ORIGIN).iops();
-                for (Case c : devices.cases) {
+                for (Case c : cases) {
                     Cell cell = cells.get(c);
                     long writes = cell.result.write().ios();
-                    t.row(c.label, cell.iops(), cell.result.write().latency().meanNanos() / 1000.0,
+                    DoubleSummaryStatistics spread = runs.get(c).stream().mapToDouble(Cell::iops).summaryStatistics();
+                    t.row(c.label, cell.iops(), String.format(Locale.ROOT, "%,.0f-%,.0f", spread.getMin(), spread.getMax()),
+                            cell.result.write().latency().meanNanos() / 1000.0, cell.cpuMicrosPerWrite(),
                             writes == 0 ? 0.0 : 100.0 * cell.firstWrites / writes,
                             linear == null ? "-" : (Object) (cell.iops() / linear.iops()), cell.iops() / cow);
                 }
@@ -169,11 +206,13 @@ final class ThinBenchmark {
                 }
             }
             long before = pmd == null ? 0 : pmd.usage().usedDataBlocks();
+            long cpuBefore = PROCESS.getProcessCpuTime();
             WorkloadSpec spec = WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(workers).ioDepth(IO_DEPTH)
                     .size(REGION / workers).offsetIncrement(REGION / workers)
                     .runtime(seconds * WorkloadSpec.SECOND).ioLimit(REGION / THIN_BLOCK / 4 / workers).build();
             WorkloadResult r = new Workload(target, spec, Thread.ofPlatform().name("thin-bench-", 0).factory())
                     .execute(sample -> {});
+            long cpu = PROCESS.getProcessCpuTime() - cpuBefore;
             if (r.errors() > 0) {
                 throw new IllegalStateException(c.label + ": " + r.errors() + " writes failed, the first: " + r.firstError());
             }
@@ -181,7 +220,7 @@ final class ThinBenchmark {
             if (c == Case.COW_ORIGIN) {
                 first = Snapshots.status((MappedDevice) names.get("snap")).orElseThrow().exceptions();
             }
-            return new Cell(r, first);
+            return new Cell(r, first, cpu);
         } catch (TableException e) {
             throw new IllegalStateException(e);
         } finally {

@@ -572,6 +572,17 @@ public final class MdArray extends AbstractBlockDevice {
         r5.stripeCacheSize(heads);
     }
 
+    /**
+     * raid4/5/6: who computes full-stripe parity, a stripe worker (the default) or the thread that
+     * runs the stripe head (md's {@code group_thread_cnt} is the nearest knob).
+     */
+    public void parityThreads(ParityThreads threads) {
+        if (!(personality instanceof Raid5 r5)) {
+            throw new MdStateException("parityThreads", spec.level().label() + " has no stripe cache");
+        }
+        r5.parityThreads(threads);
+    }
+
     /* ---- Status ---- */
 
     /** raid4/5/6's stripe cache and parity counters; null for the other levels. */

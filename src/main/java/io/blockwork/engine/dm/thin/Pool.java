@@ -93,6 +93,8 @@ public final class Pool {
 
     /** Guarded by this: the open thin devices by id. */
     private final Map<Long, List<Thin>> thins = new HashMap<>();
+    /** Guarded by this: the mapping cache of each open thin device id, shared by its open thins. */
+    private final Map<Long, MappingCache> caches = new HashMap<>();
 
     private Pool(BlockDevice poolDevice, BlockDevice metadataDevice, BlockDevice dataDevice, PoolMetadata metadata,
                  ThinConfig config, DeadlineScheduler timer) {
@@ -230,7 +232,7 @@ public final class Pool {
         if (suspended) {
             throw new ThinException("Unable to activate thin device while pool is suspended");
         }
-        Thin t = new Thin(this, dev, owner);
+        Thin t = new Thin(this, dev, owner, caches.computeIfAbsent(dev, d -> new MappingCache()));
         thins.computeIfAbsent(dev, d -> new ArrayList<>()).add(t);
         return t;
     }
@@ -239,6 +241,7 @@ public final class Pool {
         List<Thin> l = thins.get(t.dev());
         if (l != null && l.remove(t) && l.isEmpty()) {
             thins.remove(t.dev());
+            caches.remove(t.dev());
         }
     }
 
@@ -269,6 +272,7 @@ public final class Pool {
                 long origin = devId(argv.get(2));
                 checkQuiet(origin);
                 metadata.createSnap(dev, origin);
+                forgetMappings(origin);
             }
             case "delete" -> {
                 args(argv, 2);
@@ -335,6 +339,14 @@ public final class Pool {
                 throw new ThinException("origin device id " + origin + " is active in '" + t.owner().name()
                         + "': suspend it before creating a snapshot of it");
             }
+        }
+    }
+
+    /** {@code origin} was snapshotted: its mappings are shared now, none may be written in place. */
+    private synchronized void forgetMappings(long origin) {
+        MappingCache c = caches.get(origin);
+        if (c != null) {
+            c.clear();
         }
     }
 

@@ -43,11 +43,14 @@ public final class Thin {
     private final BlockDevice data;
     private final PoolMetadata metadata;
     private final long blockBytes;
+    /** This device's exclusive mappings, shared by every open thin of the same device id. */
+    private final MappingCache cache;
     /** True from resume to postsuspend: the device may take writes (create_snap refuses such an origin). */
     private volatile boolean active;
 
-    Thin(Pool pool, long dev, BlockDevice owner) {
+    Thin(Pool pool, long dev, BlockDevice owner, MappingCache cache) {
         this.pool = pool;
+        this.cache = cache;
         this.dev = dev;
         this.owner = owner;
         this.data = pool.dataDevice();
@@ -87,6 +90,8 @@ public final class Thin {
 
     /* ---- Mapping ---- */
 
+    /* The fast path reads mappings through {@link MappingCache} (see its notes on staleness). */
+
     /** Maps one bio (never crossing a data block); the caller carries out the result. */
     public MapResult map(Bio bio) {
         if (pool.mode() == PoolMode.FAIL) {
@@ -121,7 +126,7 @@ public final class Thin {
             pool.epochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
-        long r = metadata.find(dev, vb);
+        long r = lookup(vb);
         if (r == PoolMetadata.UNMAPPED) {
             pool.epochs.exit(epoch);
             bio.data().fill((byte) 0);
@@ -138,7 +143,7 @@ public final class Thin {
             pool.epochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
-        long r = metadata.find(dev, vb);
+        long r = lookup(vb);
         if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
             if (!bio.fua() || !metadata.dirty()) {
                 bio.context(epoch);
@@ -150,6 +155,18 @@ public final class Thin {
         pool.epochs.exit(epoch);
         owned(bio);
         return MapResult.SUBMITTED;
+    }
+
+    /** The fast path's lookup: the cache, else the B-tree (caching what only this device maps). */
+    private long lookup(long vb) {
+        long r = cache.get(vb);
+        if (r == MappingCache.MISS) {
+            r = metadata.find(dev, vb);
+            if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
+                cache.put(vb, r);
+            }
+        }
+        return r;
     }
 
     private long dataOffset(long dataBlock, Bio bio) {
@@ -353,6 +370,7 @@ public final class Thin {
         private void insert() {
             try {
                 metadata.insert(dev, vb, newBlock);
+                cache.put(vb, newBlock); // a new mapping is this device's alone until it is snapshotted
             } catch (ThinException e) {
                 pool.fail(e.getMessage());
                 finish(IoStatus.IO_ERROR);
@@ -363,6 +381,7 @@ public final class Thin {
 
         /** Whole-block discard or write-zeroes: pass a discard down if the block was this mapping's alone, then unmap. */
         private void unmap(long block, boolean shared) {
+            cache.forget(vb); // the I/O that could have cached it has drained (afterCurrent)
             PoolFeatures f = pool.features();
             if (bio.op() == BioOp.DISCARD && f.discardPassdown() && !shared && metadata.exclusive(block)) {
                 // Ignored if it fails: a discard only advises. The cell keeps the block ours until it is unmapped.
