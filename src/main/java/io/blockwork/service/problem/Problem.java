@@ -19,6 +19,8 @@ public enum Problem {
             "The byte range does not lie inside the device."),
     UNAUTHENTICATED("unauthenticated", 401, "Authentication required",
             "Send HTTP Basic credentials of a Blockwork user."),
+    TOO_MANY_SIGN_INS("too-many-sign-ins", 429, "Too many failed sign-ins",
+            "This client sent wrong credentials too often in the last minute; wait the seconds Retry-After says. Other clients are not affected."),
     FORBIDDEN("forbidden", 403, "Not allowed",
             "The signed-in user's role does not allow this request (viewers may only read configuration and statistics)."),
     NOT_FOUND("not-found", 404, "Not found",
