@@ -30,10 +30,12 @@ export function signOut() {
   sessionStorage.removeItem(KEY);
 }
 
+/** The request headers; no Authorization at all once signed out (an empty one is no sign-in attempt). */
 export function headers(extra = {}) {
+  const credentials = sessionStorage.getItem(KEY);
   return {
     "Accept": "application/json",
-    "Authorization": `Basic ${sessionStorage.getItem(KEY) ?? ""}`,
+    ...(credentials === null ? {} : { "Authorization": `Basic ${credentials}` }),
     "X-Requested-With": "blockwork-dashboard",
     ...extra,
   };

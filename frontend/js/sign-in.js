@@ -18,6 +18,7 @@ export function SignIn({ onSignedIn, message }) {
       onSignedIn();
     } catch (e) {
       signOut();
+      setPassword("");
       setError(e instanceof Unauthenticated ? "User name or password not accepted." : e.message);
     } finally {
       setBusy(false);

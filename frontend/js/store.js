@@ -10,7 +10,7 @@ import { getJson, headers, Unauthenticated } from "./api.js";
 const POLL_MS = 2000;          // polling while the stream is down, and the iostat tick
 const FULL_EVERY_MS = 15000;   // a full refresh now and then even while live
 const RECONNECT_MS = [1500, 3000, 6000, 10000];
-const KEEP_EVENTS = 100;
+export const KEEP_EVENTS = 100;
 
 const LISTS = {
   devices: "/api/v1/devices",
@@ -40,7 +40,37 @@ function initialState() {
   };
 }
 
-class Store {
+/** One server-sent-events frame ("event: …\ndata: …\nid: …") as { type, data, id }; id is null when absent. */
+export function parseFrame(text) {
+  let type = "message";
+  let data = "";
+  let id = null;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("event:")) type = line.slice(6).trim();
+    else if (line.startsWith("data:")) data += line.slice(5).trim();
+    else if (line.startsWith("id:")) id = line.slice(3).trim();
+  }
+  return { type, data, id };
+}
+
+/**
+ * What a frame does to the state: the state patch (the event first in the recent list, at most
+ * KEEP_EVENTS kept) and whether the lists must be refreshed. A "reset" (the server lost the
+ * client's place) refreshes without an event; a frame without data (a keep-alive) does nothing;
+ * one whose data is not JSON keeps no event but still refreshes, as something happened.
+ */
+export function applyFrame(state, frame) {
+  if (!frame.data) return { patch: null, refresh: false };
+  if (frame.type === "reset") return { patch: null, refresh: true };
+  try {
+    const event = JSON.parse(frame.data);
+    return { patch: { events: [event, ...state.events].slice(0, KEEP_EVENTS) }, refresh: true };
+  } catch {
+    return { patch: null, refresh: true };
+  }
+}
+
+export class Store {
   constructor() {
     this.state = initialState();
     this.listeners = new Set();
@@ -177,25 +207,11 @@ class Store {
   }
 
   frame(text) {
-    let type = "message";
-    let data = "";
-    for (const line of text.split("\n")) {
-      if (line.startsWith("event:")) type = line.slice(6).trim();
-      else if (line.startsWith("data:")) data += line.slice(5).trim();
-      else if (line.startsWith("id:")) this.lastEventId = line.slice(3).trim();
-    }
-    if (!data) return;
-    if (type === "reset") {
-      this.refresh("full");
-      return;
-    }
-    try {
-      const event = JSON.parse(data);
-      this.set({ events: [event, ...this.state.events].slice(0, KEEP_EVENTS) });
-    } catch {
-      // not an event the dashboard understands
-    }
-    this.refresh("full");
+    const frame = parseFrame(text);
+    if (frame.id !== null) this.lastEventId = frame.id;
+    const { patch, refresh } = applyFrame(this.state, frame);
+    if (patch) this.set(patch);
+    if (refresh) this.refresh("full");
   }
 
   /** Cuts the event stream as a network drop would (the page reconnects and resumes by itself). */

@@ -70,8 +70,9 @@ export function ConfirmHost() {
   const [request, setRequest] = useState(null);
   const [typed, setTyped] = useState("");
   const input = useRef(null);
+  const opener = useRef(null); // focus goes back to the button that opened the dialog
   useEffect(() => {
-    const l = (r) => { setTyped(""); setRequest(r); };
+    const l = (r) => { opener.current = document.activeElement; setTyped(""); setRequest(r); };
     confirmListeners.add(l);
     return () => confirmListeners.delete(l);
   }, []);
@@ -81,6 +82,7 @@ export function ConfirmHost() {
     request.resolve(ok);
     confirmRequest = null;
     setRequest(null);
+    opener.current?.focus();
   };
   return html`<div class="overlay">
     <div class="card dialog" role="dialog" aria-modal="true" aria-labelledby="confirm-title" id="confirm"

@@ -86,7 +86,7 @@ function MemberActions({ array, member, path, redundant, free }) {
       confirm=${{ name: member.device, removes: [`${member.device} from array ${array.name} (the device itself stays)`] }}
       run=${() => send("DELETE", m)} />
     <${Action} id=${id("re-add")} label="re-add" disabled=${faulty ? null : "only a failed member can be re-added"}
-      run=${() => send("POST", `${m}/re-add`)} />
+      run=${async () => { await send("DELETE", m); await send("POST", `${m}/re-add`); }} />
     ${member.state === "in_sync" && redundant && html`<label class="field inline" for=${id("replace-with")}>replace with
       <select id=${id("replace-with")} value=${replacement} onChange=${(e) => setReplacement(e.target.value)}>
         <option value="">(choose)</option>${free.map((d) => html`<option value=${d.name}>${d.name}</option>`)}
@@ -109,6 +109,9 @@ function AddSpare({ path, free }) {
       disabled=${free.length === 0 ? "no unused device: create a disk first"
         : !free.some((d) => d.name === device) ? "choose a device" : null}
       run=${async () => { await send("POST", `${path}/members`, { device, role: "spare" }); setDevice(""); }} />
+    <${Action} id="re-add-former" label="re-add a former member"
+      disabled=${!free.some((d) => d.name === device) ? "choose a device" : null}
+      run=${async () => { await send("POST", `${path}/members/${enc(device)}/re-add`); setDevice(""); }} />
   </div>`;
 }
 

@@ -26,12 +26,14 @@ export function DmPanel({ name }) {
   const s = useStore();
   const d = s.dm.find((x) => x.name === name);
   const [message, setMessage] = useState("");
+  const [sector, setSector] = useState("0"); // dmsetup message's sector: which target gets it
   const [reply, setReply] = useState(null);
   if (!d) return null;
   const path = `/api/v1/dm/devices/${enc(name)}`;
   const suspended = d.info?.state === "SUSPENDED" || d.info?.state === "suspended";
   return html`<${Card} title="Device-mapper table" id="dm-panel">
     <pre id="dm-live-table">${d.table}</pre>
+    ${d.inactiveTable && html`<h3>Inactive table (loaded, goes live on resume)</h3><pre id="dm-inactive-table">${d.inactiveTable}</pre>`}
     <p class="muted">Status: ${(d.status ?? []).map((x) => `${x.start} ${x.length} ${x.target} ${x.status}`).join("; ")}</p>
     <div class="row">
       <${Action} id="dm-suspend" label="suspend" disabled=${suspended ? "already suspended" : null} run=${() => send("POST", `${path}/suspend`)} />
@@ -41,9 +43,11 @@ export function DmPanel({ name }) {
     <h3>Load a new table (it goes live on resume)</h3>
     <${TableEditor} id="dm-load" initial=${d.table} submit=${(table) => send("PUT", `${path}/table`, { table })} label="load table" />
     <div class="row">
+      <${Field} id="dm-message-sector" label="Sector" value=${sector} onValue=${setSector} size="6" />
       <${Field} id="dm-message" label="Message" value=${message} onValue=${setMessage} size="20" />
-      <${Action} id="dm-send-message" label="send" disabled=${!message ? "enter a message" : null}
-        run=${async () => setReply((await send("POST", `${path}/message`, { message }))?.reply ?? "")} />
+      <${Action} id="dm-send-message" label="send"
+        disabled=${!message ? "enter a message" : !/^\d+$/.test(sector) ? "the sector is a whole number" : null}
+        run=${async () => setReply((await send("POST", `${path}/message`, { sector: Number(sector), message }))?.reply ?? "")} />
       ${reply !== null && html`<code id="dm-reply">${reply || "(no reply)"}</code>`}
     </div>
   <//>`;

@@ -94,6 +94,7 @@ function useSegments(pool, volumes, refreshes) {
 function VolumeRow({ volume: v, device }) {
   const base = `/api/v1/pools/${enc(v.pool)}/volumes/${enc(v.name)}`;
   const [size, setSize] = useState("");
+  const [newName, setNewName] = useState("");
   const id = (what) => `${what}-${v.name}`;
   const removes = [`volume ${v.name} and its ${bytes(v.sizeBytes)} of data`,
     ...v.snapshots.map((x) => `snapshot ${x}`), ...v.exports.map((x) => `export ${x}`)];
@@ -109,6 +110,12 @@ function VolumeRow({ volume: v, device }) {
       ${v.exports.length
         ? html`<${Action} id=${id("unexport")} label="unexport" run=${() => Promise.all(v.exports.map((x) => send("DELETE", `/api/v1/exports/${enc(x)}`)))} />`
         : html`<${Action} id=${id("export")} label="export over NBD" run=${() => send("POST", "/api/v1/exports", { name: v.name, device: v.name })} />`}
+      <${Field} id=${id("new-name")} label="New name" value=${newName} onValue=${setNewName} size="8" />
+      <${Action} id=${id("rename")} label="rename"
+        disabled=${!newName ? "enter a new name" : newName === v.name ? "that is its name already"
+          : v.exports.length ? "exported: unexport it first"
+          : device?.holders?.length ? `used by ${device.holders.join(", ")}: remove it first` : null}
+        run=${async () => { await send("POST", `${base}/rename`, { newName }); setNewName(""); }} />
       <${Action} id=${id("delete")} label="delete" kind="danger"
         disabled=${v.exports.length ? "exported: unexport it first" : null}
         confirm=${{ name: v.name, removes }} run=${() => send("DELETE", base)} />

@@ -14,11 +14,16 @@ import org.springframework.util.unit.DataSize;
  *            limits and its TLS; {@code unix-socket}, a path, also serves NBD on a Unix-domain socket
  *            there (off when unset), under the same limits, memory budget and TLS
  * @param security passwords of the built-in users; blank means "generate one and keep it in the data dir"
+ * @param nodeName this instance's name among those sharing one configuration database; blank
+ *                 means the host name (see {@code persistence.node.LocalNode})
+ * @param nodeLease how the node name is leased in the database (docs/guide/postgresql.md)
  */
 @ConfigurationProperties("blockwork")
 public record BlockworkProperties(@DefaultValue("./data") Path dataDir,
                                   @DefaultValue Nbd nbd,
-                                  @DefaultValue Security security) {
+                                  @DefaultValue Security security,
+                                  String nodeName,
+                                  @DefaultValue NodeLease nodeLease) {
 
     /**
      * @param unixSocket also serve NBD on a Unix-domain socket at this path (off when unset)
@@ -63,6 +68,12 @@ public record BlockworkProperties(@DefaultValue("./data") Path dataDir,
     }
 
     public record Security(String adminPassword, String viewerPassword) {}
+
+    /**
+     * @param ttl a lease whose heartbeat is older than this is free to take (a node that died)
+     * @param heartbeat how often the holder renews it; well below {@code ttl}
+     */
+    public record NodeLease(@DefaultValue("15s") Duration ttl, @DefaultValue("3s") Duration heartbeat) {}
 
     /** Directory of file-backed disk images. */
     public Path diskDir() {

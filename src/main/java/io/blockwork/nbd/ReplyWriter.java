@@ -111,13 +111,18 @@ final class ReplyWriter implements Runnable {
         ByteBuffer headers = batch.headers.clear();
         ByteBuffer[] iov = batch.iov;
         int n = 0;
+        // Headers with no payload between them go out as one slice: a batch of WRITE replies is
+        // a single buffer, not one per reply.
+        int run = 0;
         for (Pending p : batch.replies) {
-            int start = headers.position();
-            boolean payload = encode(p, headers);
-            iov[n++] = headers.slice(start, headers.position() - start);
-            if (payload) {
+            if (encode(p, headers)) {
+                iov[n++] = headers.slice(run, headers.position() - run);
                 iov[n++] = p.status != null ? p.status : p.data.buffer();
+                run = headers.position();
             }
+        }
+        if (headers.position() > run) {
+            iov[n++] = headers.slice(run, headers.position() - run);
         }
         boolean sent = false;
         if (n > 0 && !broken) {

@@ -53,9 +53,9 @@ final class ArchitectureRules {
 
     /**
      * The service layer's floor: what every feature stands on (assembly, management operations,
-     * the device registry, problems). Features are the other packages under {@code service}.
+     * the device registry, node identity, problems). Features are the other packages under {@code service}.
      */
-    static final List<String> SERVICE_FLOOR = List.of("assembly", "consistency", "device", "problem");
+    static final List<String> SERVICE_FLOOR = List.of("assembly", "consistency", "device", "node", "problem");
 
     private static String[] floor(String root) {
         return SERVICE_FLOOR.stream().map(p -> root + ".service." + p + "..").toArray(String[]::new);

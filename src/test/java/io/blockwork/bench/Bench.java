@@ -16,6 +16,7 @@ public final class Bench {
         BENCHMARKS.put("core", CoreBenchmark::run);
         BENCHMARKS.put("dm", DmBenchmark::run);
         BENCHMARKS.put("nbd", NbdBenchmark::run);
+        BENCHMARKS.put("sparsecopy", SparseCopyBenchmark::run);
         BENCHMARKS.put("md", MdBenchmark::run);
         BENCHMARKS.put("mirror", MirrorBenchmark::run);
         BENCHMARKS.put("snapshot", SnapshotBenchmark::run);
@@ -23,6 +24,7 @@ public final class Bench {
         BENCHMARKS.put("raid5", Raid5Benchmark::run);
         BENCHMARKS.put("raid5-arrays", Raid5Benchmark::arrays);
         BENCHMARKS.put("telemetry", TelemetryBenchmark::run);
+        BENCHMARKS.put("remote", RemoteBenchmark::run);
         BENCHMARKS.put("thin", ThinBenchmark::run);
         BENCHMARKS.put("auth", AuthBenchmark::run);
     }
@@ -52,6 +54,12 @@ public final class Bench {
     /** Seconds each measured cell runs; BENCH_SECONDS overrides for a quicker look. */
     static long seconds(long dflt) {
         String s = System.getenv("BENCH_SECONDS");
+        return s == null ? dflt : Long.parseLong(s);
+    }
+
+    /** Rounds per cell for benchmarks that take a median; BENCH_ROUNDS overrides. */
+    static long rounds(long dflt) {
+        String s = System.getenv("BENCH_ROUNDS");
         return s == null ? dflt : Long.parseLong(s);
     }
 }

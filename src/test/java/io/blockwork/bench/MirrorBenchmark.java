@@ -24,10 +24,16 @@ import java.util.List;
  * requests ({@code unplug_thresh}) whenever every writer waits, which releases them without the
  * timer: the 2-writer row shows the slowdown persists below it.
  *
- * <p>Each cell runs twice, the devices in order and then in reverse, and the better run counts,
- * so a burst of other work on the shared machine hurts one device less than the others.
+ * <p>Each cell runs three passes (BENCH_ROUNDS), the devices in order and then in reverse by
+ * turns, and each device's median pass counts, so a burst of other work on the shared machine
+ * falls on all devices alike and one lucky or unlucky pass does not decide. The last column is
+ * the share of writes the mirror's submitting thread sent to the legs itself (the fast path for
+ * regions already recorded dirty, {@code explicit} only).
  */
 final class MirrorBenchmark {
+
+    /** Passes per cell (BENCH_ROUNDS), odd so the median is one pass. */
+    private static final int PASSES = (int) Math.max(1, Bench.rounds(3)) | 1;
 
     private MirrorBenchmark() {}
 
@@ -44,9 +50,9 @@ final class MirrorBenchmark {
         Table t = new Table("mirror (seed 003): 8K FUA randwrite, iodepth 1, 2 legs on writeback memory disks ("
                 + MirrorDispatchSeed.WRITE_US + " us write, " + MirrorDispatchSeed.FLUSH_US + " us flush)",
                 "device", "dispatch", "writers", "IOPS", "mean us", "p99 us", "p99.9 us", "mean vs md raid1",
-                "timer unplugs/write");
+                "timer unplugs/write", "direct writes %");
         for (int writers : new int[] {1, 2, 4}) {
-            List<MirrorDispatchSeed.Best> best = seed.bestOfTwoPasses(devices, writers, seconds, quiet);
+            List<MirrorDispatchSeed.Best> best = seed.medianOfPasses(devices, writers, seconds, PASSES, quiet);
             double md = best.get(0).result().write().latency().meanNanos();
             for (int i = 0; i < devices.size(); i++) {
                 MirrorDispatchSeed.Device d = devices.get(i);
@@ -55,7 +61,9 @@ final class MirrorBenchmark {
                         r.write().latency().p99Nanos() / 1000.0, r.write().latency().p999Nanos() / 1000.0,
                         r.write().latency().meanNanos() / md,
                         d.mirror() == null ? "" : String.format("%.2f",
-                                (double) best.get(i).timerUnplugs() / Math.max(1, r.write().ios())));
+                                (double) best.get(i).timerUnplugs() / Math.max(1, r.write().ios())),
+                        d.mirror() == null ? "" : String.format("%.0f",
+                                100.0 * best.get(i).directWrites() / Math.max(1, r.write().ios())));
             }
         }
         devices.forEach(d -> d.stop().run());

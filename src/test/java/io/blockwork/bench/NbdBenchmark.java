@@ -167,7 +167,7 @@ final class NbdBenchmark {
     }
 
     /** CPU time a process has used so far, from /proc (user + system, clock ticks of 10 ms). */
-    private static long cpuNanos(long pid) {
+    static long cpuNanos(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -190,7 +190,7 @@ final class NbdBenchmark {
         return new Cell(r.iops(), r.p99Micros(), Double.NaN);
     }
 
-    private static Path log(String server) {
+    static Path log(String server) {
         try {
             return Files.createTempFile("bench-" + server, ".log");
         } catch (IOException e) {
@@ -211,7 +211,7 @@ final class NbdBenchmark {
     }
 
     /** Waits (up to 20 s) until a freshly started server accepts connections on its socket or port. */
-    private static void waitForServer(Path socket, int port, Process p) {
+    static void waitForServer(Path socket, int port, Process p) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (System.nanoTime() < deadline) {
             try {

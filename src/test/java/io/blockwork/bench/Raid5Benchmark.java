@@ -7,6 +7,7 @@ import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdLevel;
+import io.blockwork.engine.md.ParityThreads;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.engine.md.parity.ParityKernel;
 import io.blockwork.engine.md.parity.ParitySelection;
@@ -27,12 +28,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * (a) Parity MB/s on one core, vector vs scalar, raid5 XOR and raid6 P+Q over 4 data blocks of
  *     64 KiB, beside the memcpy bound (copying the same 256 KiB) measured in the same run.
  * (b) Full-stripe sequential writes: raid5 over 5 memory disks vs raid0 over 4 (64 KiB chunks,
- *     one row of 256 KiB per write).
+ *     one row of 256 KiB per write), raid5 with parity on the stripe workers and on the submitter.
  * (c) 4K random writes (rmw on raid5 over 5), raid0 over 4 beside it.
  * (d) 4K random reads of raid5 over 5, healthy and with one member failed.
  * In (b)-(d) each pair of arrays gets a warm-up round each (not counted), then three rounds
  * taking turns; each table shows the best round's rate (wall clock) and the rate per CPU second
- * of the job threads over all rounds, with both ratios. The per-CPU figure is the one to trust on
+ * of the job threads (and the stripe workers) over all rounds, with both ratios. The per-CPU figure is the one to trust on
  * a loaded machine: memory disks complete inline, so the whole I/O path runs on the job threads.
  */
 final class Raid5Benchmark {
@@ -106,14 +107,26 @@ final class Raid5Benchmark {
         long fullBefore = raid5.parityStatus().fullStripeWrites();
         long rmwBefore = raid5.parityStatus().rmwStripes();
         long rcwBefore = raid5.parityStatus().rcwStripes();
-        Pair seq = compare(raid5, raid0, RwMode.WRITE, row, 1, seconds);
+        // The same raid5 with each parity strategy: a round switches it before it runs.
+        List<Side> seq = compare(List.of(
+                new Case(raid5, () -> raid5.parityThreads(ParityThreads.WORKERS)),
+                new Case(raid5, () -> raid5.parityThreads(ParityThreads.SUBMITTER)),
+                new Case(raid0, () -> {})), RwMode.WRITE, row, 1, seconds);
+        Side workers = seq.get(0);
+        Side submitter = seq.get(1);
+        Side r0 = seq.get(2);
         Table b = new Table("raid5 (b) full-stripe sequential writes, 64 KiB chunks, 256 KiB writes (one row), 1 job",
-                "array", "MB/s", "of raid0", "MB per CPU s", "of raid0", "full-stripe writes", "rmw", "rcw");
-        b.row("raid0 over 4", seq.b.mbps(row), 1.0, seq.b.perCpu() * row / 1e6, 1.0, "", "", "");
-        b.row("raid5 over 5", seq.a.mbps(row), seq.wallRatio(), seq.a.perCpu() * row / 1e6, seq.cpuRatio(),
-                raid5.parityStatus().fullStripeWrites() - fullBefore, raid5.parityStatus().rmwStripes() - rmwBefore,
-                raid5.parityStatus().rcwStripes() - rcwBefore);
+                "array", "parity on", "MB/s", "of raid0", "MB per CPU s", "of raid0");
+        b.row("raid0 over 4", "", r0.mbps(row), 1.0, r0.perCpu() * row / 1e6, 1.0);
+        b.row("raid5 over 5", "stripe workers", workers.mbps(row), workers.iops / r0.iops,
+                workers.perCpu() * row / 1e6, workers.perCpu() / r0.perCpu());
+        b.row("raid5 over 5", "submitter", submitter.mbps(row), submitter.iops / r0.iops,
+                submitter.perCpu() * row / 1e6, submitter.perCpu() / r0.perCpu());
         b.print();
+        System.out.printf("raid5 (b): %d full-stripe writes, %d rmw, %d rcw; CPU per CPU second counts the job thread and"
+                        + " the stripe workers%n", raid5.parityStatus().fullStripeWrites() - fullBefore,
+                raid5.parityStatus().rmwStripes() - rmwBefore, raid5.parityStatus().rcwStripes() - rcwBefore);
+        raid5.parityThreads(ParityThreads.WORKERS);
 
         rmwBefore = raid5.parityStatus().rmwStripes();
         Pair rand = compare(raid5, raid0, RwMode.RANDWRITE, 4096, 2, seconds);
@@ -180,21 +193,44 @@ final class Raid5Benchmark {
         }
     }
 
-    /**
-     * {@code a} against {@code b} in one run: a warm-up round of each (not counted, so the JIT
-     * has compiled both paths), then {@link #ROUNDS} rounds taking turns, so a burst of other
-     * work on the machine falls on both.
-     */
+    /** A device to measure and what to set on it before each of its rounds. */
+    private record Case(BlockDevice device, Runnable before) {}
+
     private static Pair compare(BlockDevice a, BlockDevice b, RwMode mode, int bs, int jobs, long seconds) {
-        run(a, mode, bs, jobs, seconds, null);
-        run(b, mode, bs, jobs, seconds, null);
-        Side sa = new Side();
-        Side sb = new Side();
-        for (int i = 0; i < ROUNDS; i++) {
-            run(a, mode, bs, jobs, seconds, sa);
-            run(b, mode, bs, jobs, seconds, sb);
+        List<Side> sides = compare(List.of(new Case(a, () -> {}), new Case(b, () -> {})), mode, bs, jobs, seconds);
+        return new Pair(sides.get(0), sides.get(1));
+    }
+
+    /**
+     * The cases against each other in one run: a warm-up round of each (not counted, so the JIT
+     * has compiled every path), then {@link #ROUNDS} rounds taking turns, so a burst of other
+     * work on the machine falls on all of them.
+     */
+    private static List<Side> compare(List<Case> cases, RwMode mode, int bs, int jobs, long seconds) {
+        for (Case c : cases) {
+            c.before().run();
+            run(c.device(), mode, bs, jobs, seconds, null);
         }
-        return new Pair(sa, sb);
+        List<Side> sides = new ArrayList<>();
+        cases.forEach(c -> sides.add(new Side()));
+        for (int i = 0; i < ROUNDS; i++) {
+            for (int k = 0; k < cases.size(); k++) {
+                cases.get(k).before().run();
+                run(cases.get(k).device(), mode, bs, jobs, seconds, sides.get(k));
+            }
+        }
+        return sides;
+    }
+
+    /** CPU time of the stripe workers so far: work a job hands them is the job's cost too. */
+    private static long workerCpuNanos() {
+        long sum = 0;
+        for (var info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith(ParityThreads.WORKER_THREAD_PREFIX)) {
+                sum += Math.max(0, THREADS.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return sum;
     }
 
     private static void run(BlockDevice d, RwMode mode, int bs, int jobs, long seconds, Side into) {
@@ -204,7 +240,9 @@ final class Raid5Benchmark {
             cpu.addAndGet(THREADS.getCurrentThreadCpuTime());
         });
         WorkloadSpec spec = WorkloadSpec.builder(mode, bs).jobs(jobs).ioDepth(1).runtime(seconds * WorkloadSpec.SECOND).build();
+        long workersBefore = workerCpuNanos();
         WorkloadResult r = new Workload(d, spec, counting).execute(s -> {});
+        cpu.addAndGet(workerCpuNanos() - workersBefore);
         if (into == null) {
             return;
         }

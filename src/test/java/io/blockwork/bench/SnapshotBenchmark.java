@@ -6,6 +6,9 @@ import io.blockwork.engine.seeds.SeedRun;
 import io.blockwork.engine.seeds.SnapshotLockingSeed;
 import io.blockwork.engine.seeds.SnapshotLockingSeed.Target;
 import io.blockwork.engine.workload.WorkloadResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * Issue 9's benchmark, seed 004 ({@link SnapshotLockingSeed}, which the service's experiment for
@@ -15,8 +18,8 @@ import io.blockwork.engine.workload.WorkloadResult;
  * its own region ({@code size = origin / N}, {@code offset_increment = size}), iodepth 32 for
  * throughput and 1 for latency, to the origin (every first write to a chunk copies it out) or to
  * the snapshot (a whole-chunk write is its own exception). Each cell builds fresh devices, so the
- * snapshot starts empty as the suite's zeroed COW; {@code global} and {@code fine} run back to
- * back per cell. Tables are the seed's: rows are workers, columns the two strategies and their
+ * snapshot starts empty as the suite's zeroed COW; {@code global} and {@code fine} run in
+ * alternating order, several rounds per cell, and each column is its median run. Tables are the seed's: rows are workers, columns the two strategies and their
  * ratio (IOPS fine/global; latency global/fine, so above 1 means {@code fine} is better), then
  * the latency tails of both (p99 and p99.9 from the workload's HdrHistogram).
  */
@@ -24,32 +27,57 @@ final class SnapshotBenchmark {
 
     private static final int[] WORKERS = {1, 2, 4, 8};
     private static final SnapshotLockingSeed SEED = new SnapshotLockingSeed();
+    /** Rounds per cell (BENCH_ROUNDS): odd, so the median is one run. */
+    private static final int ROUNDS = (int) Math.max(1, Bench.rounds(3)) | 1;
 
     private SnapshotBenchmark() {}
 
     static void run() {
         long seconds = Bench.seconds(2);
+        // BENCH_TABLES=origin (or snapshot, N, P, throughput, latency, or a table's full name) runs
+        // only the tables whose name contains every comma-separated word, for a quicker look.
+        String only = System.getenv().getOrDefault("BENCH_TABLES", "");
         measure(Target.ORIGIN, StoreType.TRANSIENT, 32, 1, SnapshotLocking.Kind.FINE); // warm-up
         for (StoreType store : new StoreType[] {StoreType.TRANSIENT, StoreType.PERSISTENT}) {
             for (Target target : Target.values()) {
-                table(target, store, 32, seconds).print();
-                table(target, store, 1, seconds).print();
+                for (int ioDepth : new int[] {32, 1}) {
+                    String name = name(target, store, ioDepth);
+                    if (java.util.Arrays.stream(only.split(",")).allMatch(w -> w.isBlank() || name.contains(w.strip()))) {
+                        table(name, target, store, ioDepth, seconds).print();
+                    }
+                }
             }
         }
     }
 
-    private static Table table(Target target, StoreType store, int ioDepth, long seconds) {
+    private static String name(Target target, StoreType store, int ioDepth) {
+        return "fio_" + target.label() + "_randwrite_" + (ioDepth > 1 ? "throughput" : "latency") + "_" + store.code();
+    }
+
+    private static Table table(String name, Target target, StoreType store, int ioDepth, long seconds) {
         boolean throughput = ioDepth > 1;
-        String name = "fio_" + target.label() + "_randwrite_" + (throughput ? "throughput" : "latency")
-                + "_" + store.code();
         String unit = throughput ? "IOPS" : "latency (usec)";
         Table t = new Table("snapshot: " + name + ": 4K random writes to the " + target.label()
-                + ", iodepth " + ioDepth + ", null disks, 4 KiB chunks, " + seconds + " s a cell",
+                + ", iodepth " + ioDepth + ", null disks, 4 KiB chunks, " + seconds + " s a cell, median of "
+                + ROUNDS + " rounds in alternating order",
                 "# of workers", unit + " global", unit + " fine", throughput ? "fine/global" : "global/fine",
                 "p99 us global", "p99 us fine", "p99.9 us global", "p99.9 us fine");
         for (int workers : WORKERS) {
-            WorkloadResult g = measure(target, store, ioDepth, workers, seconds, SnapshotLocking.Kind.GLOBAL);
-            WorkloadResult f = measure(target, store, ioDepth, workers, seconds, SnapshotLocking.Kind.FINE);
+            // Rounds alternate the order (global, fine / fine, global ...) so that a burst of other
+            // work on a shared machine falls on both strategies alike; each column is its median run.
+            List<WorkloadResult> gs = new ArrayList<>();
+            List<WorkloadResult> fs = new ArrayList<>();
+            for (int round = 0; round < ROUNDS; round++) {
+                boolean globalFirst = round % 2 == 0;
+                SnapshotLocking.Kind first = globalFirst ? SnapshotLocking.Kind.GLOBAL : SnapshotLocking.Kind.FINE;
+                SnapshotLocking.Kind second = globalFirst ? SnapshotLocking.Kind.FINE : SnapshotLocking.Kind.GLOBAL;
+                WorkloadResult a = measure(target, store, ioDepth, workers, seconds, first);
+                WorkloadResult b = measure(target, store, ioDepth, workers, seconds, second);
+                (globalFirst ? gs : fs).add(a);
+                (globalFirst ? fs : gs).add(b);
+            }
+            WorkloadResult g = median(gs, throughput);
+            WorkloadResult f = median(fs, throughput);
             var gt = g.write().latency();
             var ft = f.write().latency();
             // The tails (HdrHistogram percentiles of submit-to-completion): where a shared lock or
@@ -65,6 +93,13 @@ final class SnapshotBenchmark {
             }
         }
         return t;
+    }
+
+    /** The median run by IOPS (throughput) or mean latency. */
+    private static WorkloadResult median(List<WorkloadResult> runs, boolean throughput) {
+        List<WorkloadResult> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingDouble(r -> throughput ? r.write().iops() : r.write().latency().meanNanos()));
+        return sorted.get(sorted.size() / 2);
     }
 
     private static WorkloadResult measure(Target target, StoreType store, int ioDepth, int workers, long seconds,

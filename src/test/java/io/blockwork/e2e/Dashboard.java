@@ -116,6 +116,11 @@ final class Dashboard implements AutoCloseable {
         return wait.until(condition);
     }
 
+    /** As {@link #until}, for what takes longer than the usual 30 s (an experiment's two runs). */
+    <T> T until(Duration timeout, ExpectedCondition<T> condition) {
+        return new WebDriverWait(browser, timeout).until(condition);
+    }
+
     List<WebElement> all(By by) {
         return browser.findElements(by);
     }

@@ -2,11 +2,21 @@ package io.blockwork.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blockwork.api.security.SignInThrottle;
+import io.blockwork.support.TempDataDir;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -17,6 +27,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @Tag("browser")
 class DashboardBrowserTest extends BrowserTestBase {
+
+    @Autowired
+    SignInThrottle throttle;
 
     @Test
     void theDeviceTableShowsHealthAndOnlyTheUsersDevices() throws Exception {
@@ -89,5 +102,43 @@ class DashboardBrowserTest extends BrowserTestBase {
         ui.visible(By.id("password")).sendKeys("wrong");
         ui.click(By.id("sign-in-button"));
         ui.text(By.cssSelector("#sign-in .error"), "not accepted");
+    }
+
+    /**
+     * Five wrong passwords typed into the sign-in form hold this browser's address back (429 with
+     * Retry-After, said on the form); a client on another address signs in with the right password
+     * as usual. The throttle is cleared before and after: the browser tests share one service.
+     */
+    @Test
+    void repeatedWrongPasswordsHoldThisClientBackButNoOther() throws Exception {
+        throttle.clear();
+        try {
+            ui.browser().get(api.baseUrl() + "/");
+            ui.js("sessionStorage.clear();");
+            ui.browser().navigate().refresh();
+            for (int i = 0; i < 5; i++) {
+                ui.type(By.id("password"), "wrong-" + i);
+                ui.click(By.id("sign-in-button"));
+                // a refused password is cleared from the field, so its emptiness marks the answer
+                ui.until(d -> d.findElement(By.id("password")).getDomProperty("value").isEmpty());
+                ui.text(By.cssSelector("#sign-in .error"), "not accepted");
+            }
+            ui.type(By.id("password"), TempDataDir.ADMIN_PASSWORD);
+            ui.click(By.id("sign-in-button"));
+            assertThat(ui.text(By.cssSelector("#sign-in .error"), "try again in")).contains("failed sign-ins");
+
+            try (HttpClient other = HttpClient.newBuilder().localAddress(InetAddress.getByName("127.0.0.2")).build()) {
+                String basic = Base64.getEncoder().encodeToString(("admin:" + TempDataDir.ADMIN_PASSWORD)
+                        .getBytes(StandardCharsets.UTF_8));
+                HttpResponse<String> fromOther = other.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/api/v1/system"))
+                        .header("Authorization", "Basic " + basic).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(fromOther.statusCode()).as("another client: %s", fromOther.body()).isEqualTo(200);
+            }
+            HttpResponse<String> fromThis = api.get("/api/v1/system");
+            assertThat(fromThis.statusCode()).as("this client, even with the right password").isEqualTo(429);
+            assertThat(fromThis.headers().firstValue("Retry-After")).isPresent();
+        } finally {
+            throttle.clear();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.blockwork.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blockwork.support.TempDataDir;
+import io.blockwork.support.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.Base64;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
@@ -87,7 +87,7 @@ class DmRestartTest {
             assertThat(first.postJson(DM, "{\"name\":\"above\",\"table\":\"0 2048 linear over 0\"}").statusCode())
                     .isEqualTo(201);
         }
-        try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dataDir.resolve("blockwork"), "sa", "")) {
+        try (Connection db = TestDatabase.current().connect(dataDir)) {
             db.createStatement().executeUpdate(
                     "UPDATE dm_devices SET live_table = '0 4096 linear small 0' WHERE name = 'over'");
         }

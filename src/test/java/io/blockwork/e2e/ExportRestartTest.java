@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.nbd.ExternalTool;
 import io.blockwork.nbd.Json;
 import io.blockwork.support.TempDataDir;
+import io.blockwork.support.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -77,7 +77,7 @@ class ExportRestartTest {
         }
         // the file disk cannot be opened again; the other disk's row vanished behind the service's back
         Files.delete(dataDir.resolve("disks/lost.img"));
-        try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dataDir.resolve("blockwork"), "sa", "")) {
+        try (Connection db = TestDatabase.current().connect(dataDir)) {
             db.createStatement().executeUpdate("DELETE FROM disks WHERE name = 'dropped'");
         }
 

@@ -9,9 +9,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.blockwork.nbd.Json;
 import io.blockwork.support.TempDataDir;
+import io.blockwork.support.TestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ class ParityRestartTest {
     private static final int MIB = 1 << 20;
 
     private static boolean dirty(Path dataDir, String array) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + dataDir + "/blockwork", "sa", "");
+        try (Connection c = TestDatabase.current().connect(dataDir);
              ResultSet rs = c.createStatement().executeQuery("SELECT dirty FROM arrays WHERE name = '" + array + "'")) {
             assertThat(rs.next()).isTrue();
             return rs.getBoolean(1);
@@ -44,7 +44,7 @@ class ParityRestartTest {
 
     /** What a crash leaves: the rows of running arrays still say dirty. */
     private static void crashed(Path dataDir) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + dataDir + "/blockwork", "sa", "")) {
+        try (Connection c = TestDatabase.current().connect(dataDir)) {
             c.createStatement().executeUpdate("UPDATE arrays SET dirty = TRUE");
         }
     }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
 import io.blockwork.support.TempDataDir;
+import io.blockwork.support.TestDatabase;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
@@ -96,7 +96,7 @@ class PoolRestartTest {
             assertThat(first.postJson(VG + "/volumes", "{\"name\":\"v\",\"size\":\"256KiB\"}").statusCode()).isEqualTo(201);
         }
         // as if the disk had shrunk under the pool
-        try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dataDir.resolve("blockwork"), "sa", "")) {
+        try (Connection db = TestDatabase.current().connect(dataDir)) {
             db.createStatement().executeUpdate("UPDATE disks SET size_bytes = 524288 WHERE name = 'small'");
         }
 

@@ -3,10 +3,10 @@ package io.blockwork.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blockwork.support.TempDataDir;
+import io.blockwork.support.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,9 @@ class RestartTest {
             assertThat(first.put("/api/v1/devices/ram/data?offset=0", data).statusCode()).isEqualTo(204);
             assertThat(first.post("/api/v1/devices/keep/flush").statusCode()).isEqualTo(204);
         }
-        assertThat(dataDir.resolve("blockwork.mv.db")).exists();
+        if (TestDatabase.current() == TestDatabase.H2) {
+            assertThat(dataDir.resolve("blockwork.mv.db")).exists();
+        }
         assertThat(dataDir.resolve("disks/keep.img")).exists();
 
         try (RunningService running = RunningService.start(dataDir)) {
@@ -60,7 +62,7 @@ class RestartTest {
                     .statusCode()).isEqualTo(201);
         }
         Files.delete(dataDir.resolve("disks/lost.img"));
-        try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dataDir.resolve("blockwork"), "sa", "")) {
+        try (Connection db = TestDatabase.current().connect(dataDir)) {
             db.createStatement().executeUpdate("INSERT INTO disks (name, type, size_bytes, logical_block_size,"
                     + " cache_mode, read_latency_nanos, write_latency_nanos, flush_latency_nanos, jitter_nanos,"
                     + " queue_depth, flush_strategy, created_at) VALUES ('odd', 'memory', 1048576, 512,"

@@ -45,8 +45,8 @@ public final class RunningService implements AutoCloseable {
         return start(dataDir, Map.of());
     }
 
-    /** With settings of its own on top of the test defaults, e.g. TLS for the NBD server. */
-    static RunningService start(Path dataDir, Map<String, String> settings) {
+    /** With settings of its own on top of the test defaults, e.g. TLS for the NBD server or a fixed NBD port a restart keeps. */
+    static RunningService start(Path dataDir, Map<String, ?> settings) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class)
                 .run(arguments(dataDir, settings));
         return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
@@ -86,7 +86,7 @@ public final class RunningService implements AutoCloseable {
         }
     }
 
-    private static String[] arguments(Path dataDir, Map<String, String> settings) {
+    private static String[] arguments(Path dataDir, Map<String, ?> settings) {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", "0");
         props.putAll(settings);

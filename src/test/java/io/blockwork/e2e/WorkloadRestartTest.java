@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.JsonPath;
 import io.blockwork.support.TempDataDir;
+import io.blockwork.support.TestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -48,7 +48,7 @@ class WorkloadRestartTest {
                     "$.progress.reads")).longValue() > 0);
         }
         // a crash: a row left running, as kill -9 would leave it
-        try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + dataDir.resolve("blockwork"), "sa", "")) {
+        try (Connection db = TestDatabase.current().connect(dataDir)) {
             db.createStatement().executeUpdate("INSERT INTO workloads (device_name, rw, spec, state, started_at) "
                     + "SELECT device_name, rw, spec, 'running', started_at FROM workloads WHERE id = " + finished);
         }

@@ -65,7 +65,10 @@ final class ArrayBodies {
             String bitmap,
             @Schema(description = "The bitmap's chunk: a power of two from 4KiB; default about 1/16384 of the array, "
                     + "between 64KiB and 64MiB", example = "1MiB")
-            ByteSize bitmapChunk) {
+            ByteSize bitmapChunk,
+            @Schema(description = "Members or spares flagged write-mostly (mdadm's --write-mostly): raid1 reads avoid "
+                    + "them while another in-sync copy can serve, e.g. an nbd disk on another machine", example = "[\"remote\"]")
+            List<String> writeMostly) {
     }
 
     @Schema(description = "mdadm --assemble from the devices' superblocks alone")
@@ -172,6 +175,8 @@ final class ArrayBodies {
             @Schema(description = "Bytes per second") ArraySpeedLimitsView speedLimits,
             @Schema(description = "Assembly state: desired and actual, with the reason when the array is not assembled")
             ObjectState state,
+            @Schema(description = "The node whose instance assembles and changes the array; other nodes list it read-only")
+            String node,
             Instant createdAt,
             @Schema(description = "What the members carry: 1.2 (md superblocks) or none", allowableValues = {"1.2", "none"})
             String metadata,
@@ -189,6 +194,12 @@ final class ArrayBodies {
             @Schema(description = "Bits in all; absent while not assembled") Integer chunks,
             @Schema(description = "Bits set: chunks written recently or not on every member") Integer dirtyChunks,
             @Schema(description = "Chunks a resync or a bitmap re-add would copy") Integer neededChunks) {
+    }
+
+    @Schema(description = "md's write-mostly flag of a member")
+    record WriteMostly(
+            @Schema(description = "true: raid1 reads avoid the member while another in-sync copy can serve them")
+            @NotNull Boolean enabled) {
     }
 
     record ArraySpeedLimitsView(long min, long max) {
@@ -228,7 +239,9 @@ final class ArrayBodies {
             @Schema(description = "Progress of a rebuilding member") long rebuiltBytes,
             @Schema(description = "Why a faulty or missing member is out") String faultReason,
             @Schema(description = "For a rebuilding member: bitmap (only the chunks the write-intent bitmap marks, a "
-                    + "re-add) or full", allowableValues = {"bitmap", "full"}) String recovery) {
+                    + "re-add) or full", allowableValues = {"bitmap", "full"}) String recovery,
+            @Schema(description = "md's write-mostly: raid1 reads avoid this member while another copy can serve them")
+            boolean writeMostly) {
     }
 
     record ArraySync(

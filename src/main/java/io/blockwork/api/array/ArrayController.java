@@ -67,7 +67,7 @@ class ArrayController {
                 body.strategies() == null ? null : body.strategies().barrier(),
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max()),
                 Boolean.TRUE.equals(body.assumeClean()), body.metadata(), body.bitmap(), bytes(body.bitmapChunk()),
-                body.stripeCacheSize(), body.journal()));
+                body.stripeCacheSize(), body.journal(), body.writeMostly()));
         return ResponseEntity.created(URI.create("/api/v1/arrays/" + created.name())).body(toBody(created));
     }
 
@@ -148,6 +148,15 @@ class ArrayController {
         return toBody(arrays.reAddMember(name, member));
     }
 
+    @PostMapping(path = "/{name}/members/{member}/write-mostly", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "setArrayMemberWriteMostly", summary = "Set or clear a member's write-mostly flag (mdadm --write-mostly)",
+            description = "raid1 reads avoid a write-mostly member while another in-sync copy can serve them; writes "
+                    + "go to it as to any member. For a leg on another machine (an nbd disk). Stored.")
+    ArrayBodies.Array writeMostly(@PathVariable String name, @PathVariable String member,
+                                  @Valid @RequestBody ArrayBodies.WriteMostly body) {
+        return toBody(arrays.writeMostly(name, member, body.enabled()));
+    }
+
     @PostMapping(path = "/{name}/sync", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "syncArray", summary = "Start or control a sync action (md's sync_action)", description = "check and repair are "
             + "refused (409) while a resync or recovery is due or another action runs; levels without redundancy "
@@ -172,7 +181,7 @@ class ArrayController {
     static ArrayBodies.Array toBody(ArrayView v) {
         List<ArrayBodies.ArrayMember> members = v.members().stream().map(m -> new ArrayBodies.ArrayMember(m.number(), m.slot(),
                 m.device(), m.role(), m.state(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(),
-                m.recovery())).toList();
+                m.recovery(), m.writeMostly())).toList();
         ArrayBodies.ArrayStrategies strategies = new ArrayBodies.ArrayStrategies(v.flushStrategy(), v.barrierStrategy());
         ArrayBodies.ArraySpeedLimitsView speed = new ArrayBodies.ArraySpeedLimitsView(v.speedMinBytes(), v.speedMaxBytes());
         MdDetail d = v.detail();
@@ -186,7 +195,7 @@ class ArrayController {
                             null, null, null, null, null),
                     v.journal() == null ? null : new ArrayBodies.ArrayJournal(v.journal(), null, null, null, null, null),
                     v.raidDevices(), null, null, null, null, null, null, null, members, spares, null, null, null,
-                    v.resyncPending(), strategies, speed, v.state(), v.createdAt(), v.metadata(), v.uuid(), null, null,
+                    v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt(), v.metadata(), v.uuid(), null, null,
                     bitmap, null);
         }
         boolean redundant = !v.level().equals("linear") && !v.level().equals("raid0");
@@ -203,7 +212,7 @@ class ArrayController {
                 d.failedDevices(), d.spareDevices(), d.state().stream().map(ArrayState::label).toList(),
                 d.inactiveReason(), members, spares, redundant ? sync(d.sync()) : null,
                 redundant ? d.lastSyncAction().label() : null, redundant ? d.mismatchSectors() : null,
-                v.resyncPending(), strategies, speed, v.state(), v.createdAt(), m.format(), m.uuid(),
+                v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt(), m.format(), m.uuid(),
                 m.uuid() == null ? null : m.events(), m.dataOffsetBytes(), bitmap,
                 redundant ? d.recoveredBytes() : null);
     }

@@ -11,6 +11,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Instant;
+import java.util.List;
 
 /** The JSON shapes of the disks API. */
 final class DiskBodies {
@@ -23,12 +24,20 @@ final class DiskBodies {
             @NotNull @Pattern(regexp = DeviceNames.PATTERN, message = "must match " + DeviceNames.PATTERN)
             String name,
             @Schema(description = "memory: sparse RAM, empty after a restart; file: sparse image under the data dir, "
-                    + "keeps its data; null: writes vanish, reads return zeros", allowableValues = {"memory", "file", "null"})
-            @NotNull @Pattern(regexp = "memory|file|null", message = "must be memory, file or null")
+                    + "keeps its data; null: writes vanish, reads return zeros; nbd: an export of an NBD server "
+                    + "(`uri`), such as another Blockwork's volume or nbdkit", allowableValues = {"memory", "file", "null", "nbd"})
+            @NotNull @Pattern(regexp = "memory|file|null|nbd", message = "must be memory, file, null or nbd")
             String type,
-            @Schema(description = "Bytes, or a string with a binary unit; a multiple of the logical block size")
-            @NotNull
+            @Schema(description = "Bytes, or a string with a binary unit; a multiple of the logical block size. "
+                    + "Required except for nbd disks, whose size is the export's (if given, it must match)")
             ByteSize size,
+            @Schema(description = "nbd disks: the export, nbd://host[:port]/name (port 10809 by default) or "
+                    + "nbd+unix:///name?socket=/path. NBD has no credentials: keep it on loopback or a private network",
+                    example = "nbd://10.0.0.2:10809/vol0")
+            String uri,
+            @Schema(description = "nbd disks: connections to open (1..16, default 1); more than one only if the "
+                    + "server offers multi-conn")
+            Integer connections,
             @Schema(description = "512 (default) or 4096", allowableValues = {"512", "4096"})
             Integer logicalBlockSize,
             @Schema(description = "writethrough (default): every completed write is durable; writeback: a volatile "
@@ -94,8 +103,28 @@ final class DiskBodies {
             DiskStats stats,
             @Schema(description = "Absent while the disk is not active")
             Faults faults,
+            @Schema(description = "nbd disks: the export") String uri,
+            @Schema(description = "nbd disks: connections configured") Integer connections,
+            @Schema(description = "nbd disks: the link to the server; absent while not active") RemoteLink remote,
             ObjectState state,
+            @Schema(description = "The node whose instance assembles and changes the disk; other nodes list it read-only")
+            String node,
             Instant createdAt) {
+    }
+
+    @Schema(description = "An nbd disk's connection to its server")
+    record RemoteLink(
+            @Schema(description = "connected; connecting or disconnected (I/O fails meanwhile, and the client "
+                    + "reconnects in the background); closed", allowableValues = {"connecting", "connected", "disconnected", "closed"})
+            String state,
+            @Schema(description = "Connections open now") int connections,
+            @Schema(description = "Why the last connection ended or the last attempt failed") String lastError,
+            @Schema(description = "Times the client reconnected after losing the server") long reconnects,
+            @Schema(description = "Requests that got no reply in time (each ended its connection)") long timeouts,
+            @Schema(description = "Requests waiting for the server") long inFlight,
+            @Schema(description = "What the server offers: flush, fua, trim, write-zeroes, multi-conn, read-only")
+            List<String> serverFlags,
+            @Schema(description = "True if the server sends structured replies") Boolean structuredReplies) {
     }
 
     record DiskStats(long reads, long writes, long flushes, long discards, long readBytes, long writtenBytes,

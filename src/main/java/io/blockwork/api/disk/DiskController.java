@@ -1,5 +1,10 @@
 package io.blockwork.api.disk;
 
+import io.blockwork.nbd.client.NbdRemoteDevice;
+import io.blockwork.nbd.protocol.TransmissionFlag;
+import io.blockwork.service.problem.ProblemException;
+import java.util.Locale;
+
 import io.blockwork.api.disk.DiskBodies.CreateDisk;
 import io.blockwork.api.disk.DiskBodies.Faults;
 import io.blockwork.api.disk.DiskBodies.Latency;
@@ -39,7 +44,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 @RequestMapping("/api/v1/disks")
-@Tag(name = "Disks", description = "Backing disks: sparse memory, sparse file and null devices")
+@Tag(name = "Disks", description = "Backing disks: sparse memory, sparse file and null devices, and remote NBD exports")
 class DiskController {
 
     private final DiskService disks;
@@ -106,13 +111,22 @@ class DiskController {
         LatencyModel latency = l == null ? LatencyModel.NONE : new LatencyModel(
                 orZero(nanos(l, Latency::read)), orZero(nanos(l, Latency::write)),
                 orZero(nanos(l, Latency::flush)), orZero(nanos(l, Latency::jitter)));
-        return new DiskSpec(b.name(), DiskType.fromLabel(b.type()).orElse(null), b.size().bytes(),
+        DiskType type = DiskType.fromLabel(b.type()).orElse(null);
+        if (b.size() == null && type != DiskType.NBD) {
+            throw ProblemException.invalid("size", "size is required");
+        }
+        if (type != DiskType.NBD && (b.uri() != null || b.connections() != null)) {
+            throw ProblemException.invalid(b.uri() != null ? "uri" : "connections", "only nbd disks have a uri and connections");
+        }
+        DiskSpec.Remote remote = type == DiskType.NBD
+                ? new DiskSpec.Remote(b.uri(), b.connections() == null ? 1 : b.connections()) : null;
+        return new DiskSpec(b.name(), type, b.size() == null ? 0 : b.size().bytes(),
                 b.logicalBlockSize() == null ? 512 : b.logicalBlockSize(),
                 b.cache() == null ? null : CacheMode.fromLabel(b.cache()),
                 latency,
                 b.queueDepth() == null ? 0 : b.queueDepth(),
                 b.strategies() == null || b.strategies().flush() == null ? null
-                        : FlushMerging.fromLabel(b.strategies().flush()));
+                        : FlushMerging.fromLabel(b.strategies().flush()), remote);
     }
 
     private static Long nanos(Latency l, Function<Latency, TimeSpan> member) {
@@ -135,6 +149,19 @@ class DiskController {
                 v.stats() == null ? null : DiskStats.of(v.stats().io(), v.stats().mediaFlushes(), v.stats().merges()),
                 v.faults() == null ? null
                         : new Faults(v.faults().failReads(), v.faults().failWrites(), v.faults().failFlushes()),
-                v.state(), v.createdAt());
+                s.remote() == null ? null : s.remote().uri(), s.remote() == null ? null : s.remote().connections(),
+                link(v.remote()), v.state(), v.node(), v.createdAt());
+    }
+
+    private static DiskBodies.RemoteLink link(NbdRemoteDevice.Status r) {
+        if (r == null) {
+            return null;
+        }
+        List<String> flags = r.export() == null ? null : r.export().flags().stream()
+                .filter(f -> f != TransmissionFlag.HAS_FLAGS)
+                .map(f -> f.name().toLowerCase(Locale.ROOT).replace("send_", "").replace("can_", "").replace('_', '-'))
+                .sorted().toList();
+        return new DiskBodies.RemoteLink(r.state().label(), r.connections(), r.lastError(), r.reconnects(),
+                r.timeouts(), r.inFlight(), flags, r.export() == null ? null : r.export().structuredReplies());
     }
 }

@@ -98,12 +98,14 @@ final class DmBodies {
             List<DmTargetStatus> status,
             DmStrategies strategies,
             @Schema(description = "Whether start-up assembled it (desired versus actual)") ObjectState state,
+            @Schema(description = "The node whose instance assembles and changes it; other nodes list it read-only")
+            String node,
             Instant createdAt) {
 
         static DmDevice of(DmView v) {
             return new DmDevice(v.name(), v.uuid(), v.info() == null ? null : DmInfo.of(v.info()), v.table(),
                     v.inactiveTable(), v.status() == null ? null : v.status().stream().map(DmTargetStatus::of).toList(),
-                    DmStrategies.of(v.strategies()), v.state(), v.createdAt());
+                    DmStrategies.of(v.strategies()), v.state(), v.node(), v.createdAt());
         }
     }
 

@@ -66,6 +66,8 @@ final class ExportBodies {
             ObjectState state,
             @Schema(description = "Connected NBD clients")
             List<ExportClient> clients,
+            @Schema(description = "The node whose instance assembles and changes it; other nodes list it read-only")
+            String node,
             Instant createdAt) {
     }
 

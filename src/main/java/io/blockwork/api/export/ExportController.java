@@ -91,6 +91,6 @@ class ExportController {
         return new ExportBodies.Export(v.name(), v.device(), v.deviceKind(), v.readOnly(), v.raw(), v.description(), uri,
                 unixUri,
                 v.tlsRequired() ? "required" : "optional", v.allowedClients(), v.sizeBytes(), v.state(), clients,
-                v.createdAt());
+                v.node(), v.createdAt());
     }
 }

@@ -80,6 +80,8 @@ final class PoolBodies {
             int volumeCount,
             @Schema(description = "Its volumes by name") List<String> volumes,
             @Schema(description = "Whether start-up assembled it (desired versus actual)") ObjectState state,
+            @Schema(description = "The node whose instance assembles and changes it; other nodes list it read-only")
+            String node,
             Instant createdAt,
             @Schema(description = "classic or thin", allowableValues = {"classic", "thin"}) String type,
             @Schema(description = "A thin pool's data and metadata use (lvs Data% and Meta%) and overprovisioning; "
@@ -91,7 +93,7 @@ final class PoolBodies {
                     v.capacityBytes(), v.freeBytes(), v.usedBytes(),
                     new Extents(v.totalExtents(), v.freeExtents(), v.usedExtents()),
                     new FreeRun(v.largestFreeRunExtents(), v.largestFreeRunBytes()), v.volumes().size(), v.volumes(),
-                    v.state(), v.createdAt(), v.type(), v.thin());
+                    v.state(), v.node(), v.createdAt(), v.type(), v.thin());
         }
     }
 

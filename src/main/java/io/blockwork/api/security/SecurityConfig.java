@@ -3,6 +3,7 @@ package io.blockwork.api.security;
 import io.blockwork.BlockworkProperties;
 import java.time.Clock;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -17,12 +18,15 @@ import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
  * Who may do what. Every {@code /api/**} call needs HTTP Basic credentials: {@code admin} may do
  * everything, {@code viewer} may read configuration and statistics (the event stream and
  * {@code /actuator/prometheus} included) but not change anything and not read device data.
  * Health, problem descriptions, the API document and the dashboard's static files are open. Stateless: no session, so no CSRF token is needed.
+ * Failed sign-ins are throttled per client address ({@link SignInThrottle}).
  */
 @Configuration
 class SecurityConfig {
@@ -36,11 +40,14 @@ class SecurityConfig {
 
     @Bean
     SecurityFilterChain apiSecurity(HttpSecurity http, ProblemSecurityHandlers problems, UserDetailsService users,
-                                    PasswordEncoder encoder) throws Exception {
+                                    PasswordEncoder encoder, SignInThrottle throttle,
+                                    @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) throws Exception {
         DaoAuthenticationProvider bcrypt = new DaoAuthenticationProvider(users);
         bcrypt.setPasswordEncoder(encoder);
         // verified credentials are remembered (safely, see VerifiedCredentials): a poll costs no BCrypt
         http.authenticationManager(new ProviderManager(new VerifiedCredentials(bcrypt, users, Clock.systemUTC())));
+        // failed sign-ins are throttled per client before any password is checked
+        http.addFilterBefore(new SignInThrottleFilter(throttle, resolver), BasicAuthenticationFilter.class);
         http.authorizeHttpRequests(a -> a
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/problems", "/problems/**",
                                 "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/error")

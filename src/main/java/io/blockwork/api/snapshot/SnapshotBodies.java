@@ -43,9 +43,10 @@ final class SnapshotBodies {
             boolean persistent,
             @Schema(description = "active; invalid (its COW space filled up, it returns errors); overflow; merging; "
                     + "merge-failed; merged (a thin snapshot's merge answer: it is gone, its volume has its content); or "
-                    + "failed / blocked when start-up could not assemble it (see reason)",
+                    + "failed / blocked when start-up could not assemble it (see reason); other-node when another "
+                    + "node's instance assembles it",
                     allowableValues = {"active", "invalid", "overflow", "merging", "merge-failed", "merged", "failed",
-                            "blocked"})
+                            "blocked", "other-node"})
             String state,
             @Schema(description = "Why it is failed or blocked") String reason,
             @Schema(description = "How full its COW space is, in percent (allocated / total of its status line, "
@@ -58,6 +59,8 @@ final class SnapshotBodies {
             @Schema(description = "Names of its NBD exports") List<String> exports,
             @Schema(description = "Its status line as dmsetup status prints it (sectors)", example = "0 8192 snapshot 24/4096 16")
             String status,
+            @Schema(description = "The node whose instance assembles and changes it; other nodes list it read-only")
+            String node,
             Instant createdAt,
             @Schema(description = "cow (copy-on-write space of a classic pool) or thin (shares its source's blocks; size "
                     + "is then its virtual size, fillPercent its Data%)", allowableValues = {"cow", "thin"})
@@ -69,7 +72,7 @@ final class SnapshotBodies {
             return new Snapshot(s.name(), s.pool(), s.volume(), s.sizeBytes(), s.extentCount(), s.chunkSizeBytes(),
                     s.persistent(), s.state(), s.reason(), s.fillPercent(), s.allocatedBytes(), s.exceptions(),
                     m == null ? null : new Merge(m.exceptionsAtStart(), m.exceptionsLeft(), m.percent()), s.exports(),
-                    s.status(), s.createdAt(), s.type(), s.source());
+                    s.status(), s.node(), s.createdAt(), s.type(), s.source());
         }
     }
 

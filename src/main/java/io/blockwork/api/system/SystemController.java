@@ -4,6 +4,8 @@ import io.blockwork.service.assembly.AssemblyReport;
 import io.blockwork.service.assembly.StartupAssembler;
 import io.blockwork.service.device.DeviceIoService;
 import io.blockwork.service.export.NbdServerLifecycle;
+import io.blockwork.service.node.NodeLease;
+import io.blockwork.service.node.NodeScope;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -25,16 +27,20 @@ class SystemController {
     private final SystemInfo info;
     private final StartupAssembler assembler;
     private final NbdServerLifecycle nbd;
+    private final NodeLease lease;
 
-    SystemController(ObjectProvider<BuildProperties> build, StartupAssembler assembler, NbdServerLifecycle nbd) {
+    SystemController(ObjectProvider<BuildProperties> build, StartupAssembler assembler, NbdServerLifecycle nbd,
+                     NodeScope node, NodeLease lease) {
         BuildProperties b = build.getIfAvailable();
         // Without build-info (a run from an IDE that skipped the Maven goal) the version is unknown.
         this.info = new SystemInfo("blockwork", b == null ? "unknown" : b.getVersion(),
-                b == null ? null : b.getTime(), Runtime.version().toString(), DeviceIoService.MAX_TRANSFER_BYTES, null, null);
+                b == null ? null : b.getTime(), Runtime.version().toString(), DeviceIoService.MAX_TRANSFER_BYTES,
+                node.localNode(), null, null);
         // The parity benchmark starts with the service (the kernel's raid6 algorithm selection at boot).
         ParitySelection.start();
         this.assembler = assembler;
         this.nbd = nbd;
+        this.lease = lease;
     }
 
     @GetMapping
@@ -62,15 +68,25 @@ class SystemController {
         return assembler.report();
     }
 
+    @GetMapping("/nodes")
+    @Operation(summary = "The nodes sharing this configuration database",
+            description = "One entry per node name that ever ran on the database: where its instance runs, its last "
+                    + "heartbeat, whether it stopped cleanly, and which one is this instance (self).")
+    List<NodeLease.NodeRow> nodes() {
+        return lease.nodes();
+    }
+
     record SystemInfo(String name, String version, Instant buildTime, String java, int maxTransferBytes,
+                      @Schema(description = "This instance's node name (blockwork.node-name; default the host name)")
+                      String node,
                       @Schema(description = "Where the NBD server listens; absent while it is stopped") NbdServerInfo nbd,
                       @Schema(description = "raid4/5/6 parity code chosen by a benchmark at start-up") ParityInfo parity) {
         SystemInfo withNbd(NbdServerInfo n) {
-            return new SystemInfo(name, version, buildTime, java, maxTransferBytes, n, parity);
+            return new SystemInfo(name, version, buildTime, java, maxTransferBytes, node, n, parity);
         }
 
         SystemInfo withParity(ParityInfo p) {
-            return new SystemInfo(name, version, buildTime, java, maxTransferBytes, nbd, p);
+            return new SystemInfo(name, version, buildTime, java, maxTransferBytes, node, nbd, p);
         }
     }
 

@@ -63,6 +63,8 @@ final class VolumeBodies {
             @Schema(description = "Objects that use it, e.g. \"export vol0\"") List<String> holders,
             @Schema(description = "Names of its snapshots, oldest first") List<String> snapshots,
             @Schema(description = "Whether start-up assembled it (desired versus actual)") ObjectState state,
+            @Schema(description = "The node whose instance assembles and changes it; other nodes list it read-only")
+            String node,
             Instant createdAt,
             @Schema(description = "Where its extents lie, in volume order; absent in lists") List<VolumeSegment> segments,
             @Schema(description = "Its live table as dmsetup table prints it (sectors); absent in lists",
@@ -94,7 +96,7 @@ final class VolumeBodies {
                     : v.segments().stream().map(VolumeSegment::of).toList();
             return new Volume(v.name(), v.pool(), v.sizeBytes(), v.extentCount(), v.extentSizeBytes(), v.segmentCount(),
                     v.device(), v.attributes(), v.exported(), v.exports(), v.holders(), v.snapshots(), v.state(),
-                    v.createdAt(), segments, v.table(), request, v.type(), v.allocatedBytes(), v.dataPercent());
+                    v.node(), v.createdAt(), segments, v.table(), request, v.type(), v.allocatedBytes(), v.dataPercent());
         }
     }
 

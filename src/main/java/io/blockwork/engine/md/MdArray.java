@@ -367,6 +367,20 @@ public final class MdArray extends AbstractBlockDevice {
         wakeDaemon();
     }
 
+    /**
+     * md's write-mostly flag ({@code mdadm --write-mostly}, sysfs {@code dev-X/state}): raid1 reads
+     * avoid the member while another in-sync copy can serve them. Other levels keep the flag and
+     * ignore it, as md does.
+     */
+    public void writeMostly(String member, boolean on) {
+        members.writeMostly(member, on);
+    }
+
+    /** Whether {@code device} was write-mostly when it last left this array, since the array started. */
+    public boolean leftWriteMostly(String device) {
+        return members.leftWriteMostly(device);
+    }
+
     /** {@code mdadm --remove}: only failed members and spares; an in-sync member must be failed first. */
     public void remove(String member) {
         members.remove(member);
@@ -418,7 +432,9 @@ public final class MdArray extends AbstractBlockDevice {
         var bitmap = metadata.bitmap();
         boolean wasInSync = !sb.has(Superblock.FEATURE_RECOVERY_OFFSET) || sb.has(Superblock.FEATURE_RECOVERY_BITMAP);
         boolean throughBitmap = bitmap != null && wasInSync && sb.events() >= bitmap.superblock().eventsCleared();
-        members.reAdd(device, slot, sb.devNumber(), new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()), throughBitmap);
+        // write-mostly also when its superblock's dev_flags say so, as md's validation of a re-added rdev reads them
+        members.reAdd(device, slot, sb.devNumber(), new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()),
+                throughBitmap, sb.writeMostly());
         wakeDaemon();
         return throughBitmap ? "bitmap" : "full";
     }
@@ -584,6 +600,17 @@ public final class MdArray extends AbstractBlockDevice {
             throw new MdStateException("stripeCacheSize", spec.level().label() + " has no stripe cache");
         }
         r5.stripeCacheSize(heads);
+    }
+
+    /**
+     * raid4/5/6: who computes full-stripe parity, a stripe worker (the default) or the thread that
+     * runs the stripe head (md's {@code group_thread_cnt} is the nearest knob).
+     */
+    public void parityThreads(ParityThreads threads) {
+        if (!(personality instanceof Raid5 r5)) {
+            throw new MdStateException("parityThreads", spec.level().label() + " has no stripe cache");
+        }
+        r5.parityThreads(threads);
     }
 
     /* ---- Status ---- */

@@ -104,10 +104,12 @@ public final class MdAssembly {
             switch (d.kind()) {
                 case IN_SYNC -> {
                     m = new Member(devices.get(i), number, MemberState.IN_SYNC, d.slot(), sb.dataOffset() << 9, sb.deviceUuid());
+                    m.writeMostly(sb.writeMostly());
                     slots[d.slot()] = m;
                     outcomes.set(i, new DeviceOutcome(name, "in_sync", d.slot(), null, false));
                 }
                 case REBUILDING -> {
+                    m.writeMostly(sb.writeMostly());
                     m.rebuildInto(d.slot(), d.replacement(), d.recoveryBytes(), d.throughBitmap());
                     (d.replacement() ? replacements : slots)[d.slot()] = m;
                     outcomes.set(i, new DeviceOutcome(name, "rebuilding", d.slot(), "carries on from " + d.recoveryBytes()
@@ -171,7 +173,7 @@ public final class MdAssembly {
         }
         try {
             array.members().reAdd(device, d.slot(), sb.devNumber(),
-                    new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()), d.throughBitmap());
+                    new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()), d.throughBitmap(), sb.writeMostly());
             return new DeviceOutcome(device.name(), "re-added", d.slot(), d.reason(), false);
         } catch (MdStateException e) {
             array.add(device);

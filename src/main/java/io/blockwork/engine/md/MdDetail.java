@@ -70,9 +70,11 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
      * @param rebuiltBytes how much of a rebuilding member is done
      * @param faultReason why a failed member failed
      * @param throughBitmap a rebuilding member copies only the chunks the write-intent bitmap marks (a re-add)
+     * @param writeMostly reads go to this member only when no other can serve them (mdadm's write-mostly)
      */
     public record MemberDetail(int number, int raidDevice, String device, MemberRole role, MemberState state, boolean replacement,
-                               long rebuiltBytes, String faultReason, boolean throughBitmap) {
+                               long rebuiltBytes, String faultReason, boolean throughBitmap,
+                               boolean writeMostly) {
         /** mdadm's words for the State column ("active sync", "spare rebuilding", "faulty", "removed"). */
         public String stateText() {
             return state.mdadmText() + (replacement ? " (replacement)" : "");
@@ -93,7 +95,7 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         for (int i = 0; i < t.width(); i++) {
             Member m = t.slots()[i];
             if (m == null) {
-                rows.add(new MemberDetail(-1, i, null, MemberRole.NONE, MemberState.REMOVED, false, 0, null, false));
+                rows.add(new MemberDetail(-1, i, null, MemberRole.NONE, MemberState.REMOVED, false, 0, null, false, false));
             } else {
                 rows.add(row(m));
                 active += m.state() == MemberState.IN_SYNC ? 1 : 0;
@@ -159,6 +161,6 @@ public record MdDetail(String name, String level, long sizeBytes, long usedDevSi
         MemberRole role = m.state() == MemberState.SPARE ? MemberRole.SPARE
                 : !inSlot ? MemberRole.NONE : m.replacement() ? MemberRole.REPLACEMENT : MemberRole.ACTIVE;
         return new MemberDetail(m.number(), inSlot ? m.slot() : -1, m.name(), role, m.state(), m.replacement(), rebuilt,
-                m.faultReason(), m.state() == MemberState.REBUILDING && m.bitmapRecovery());
+                m.faultReason(), m.state() == MemberState.REBUILDING && m.bitmapRecovery(), m.writeMostly());
     }
 }

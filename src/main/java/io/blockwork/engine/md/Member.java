@@ -27,6 +27,11 @@ final class Member {
     /** While rebuilding: only chunks the write-intent bitmap marks need copying (a re-add). */
     private volatile boolean bitmapRecovery;
     private volatile String faultReason;
+    /**
+     * md's write-mostly (mdadm --write-mostly): reads avoid this member while another readable
+     * copy exists, as for a leg on a remote machine. Writes go to it as to any member.
+     */
+    private volatile boolean writeMostly;
 
     Member(BlockDevice device, int number, MemberState state, int slot) {
         this(device, number, state, slot, 0, null);
@@ -89,6 +94,15 @@ final class Member {
 
     String faultReason() {
         return faultReason;
+    }
+
+    boolean writeMostly() {
+        return writeMostly;
+    }
+
+    /** Not a state transition: may change at any time, the I/O path reads it afresh for each read. */
+    void writeMostly(boolean on) {
+        writeMostly = on;
     }
 
     /** True if {@code [addr, addr+len)} of this member holds current data. */

@@ -61,6 +61,8 @@ final class MemberSet {
      * re-add (names, so that a removed device is not kept alive by the array).
      */
     private final Map<String, Integer> formerSlots = new HashMap<>();
+    /** Guarded by {@link #lock}: departed devices that were write-mostly, which a re-add keeps (md's rdev flag). */
+    private final java.util.Set<String> formerWriteMostly = new java.util.HashSet<>();
     @GuardedBy("lock")
     private int nextNumber;
     /** Non-null once some data has no readable copy left: the array is inactive for good. */
@@ -233,6 +235,11 @@ final class MemberSet {
                     slots[i].promote();
                 }
                 formerSlots.put(m.name(), i);
+                if (m.writeMostly()) {
+                    formerWriteMostly.add(m.name());
+                } else {
+                    formerWriteMostly.remove(m.name());
+                }
             }
             if (repl[i] == m) {
                 repl[i] = null;
@@ -304,15 +311,16 @@ final class MemberSet {
         if (slot == null) {
             throw new MdStateException("device", device.name() + " was never a member of this array; add it instead");
         }
-        reAdd(device, slot, -1, Placement.NONE, false);
+        reAdd(device, slot, -1, Placement.NONE, false, false);
     }
 
     /**
      * A former member goes back into {@code slot}, rebuilt from the start; with
      * {@code throughBitmap} only the chunks the write-intent bitmap marks. It keeps
-     * {@code number} (its superblock's dev_number) when that is free.
+     * {@code number} (its superblock's dev_number) when that is free. It is write-mostly if it was
+     * when it left, or if {@code writeMostly} (its superblock's flag).
      */
-    Member reAdd(BlockDevice device, int slot, int number, Placement where, boolean throughBitmap) {
+    Member reAdd(BlockDevice device, int slot, int number, Placement where, boolean throughBitmap, boolean writeMostly) {
         Member m;
         synchronized (lock) {
             refuseMember(device);
@@ -327,6 +335,7 @@ final class MemberSet {
             boolean free = number >= 0 && all().stream().noneMatch(x -> x.number() == number);
             m = new Member(device, free ? number : nextNumber++, MemberState.SPARE, -1, where.dataOffset(), where.uuid());
             nextNumber = Math.max(nextNumber, m.number() + 1);
+            m.writeMostly(writeMostly || formerWriteMostly.contains(device.name()));
             m.rebuildInto(slot, false, 0, throughBitmap);
             Member[] slots = table.slots().clone();
             slots[slot] = m;
@@ -445,6 +454,30 @@ final class MemberSet {
             m.inSync();
         }
         onChange.run();
+    }
+
+    /**
+     * Sets or clears md's write-mostly flag of a member (sysfs {@code state}: writemostly /
+     * -writemostly). A change counts as a member change, so the superblocks record it (their
+     * dev_flags), as md updates them after the sysfs write.
+     */
+    void writeMostly(String name, boolean on) {
+        synchronized (lock) {
+            Member m = find(name);
+            if (m.writeMostly() == on) {
+                return;
+            }
+            m.writeMostly(on);
+            changing(false);
+        }
+        onChange.run();
+    }
+
+    /** Whether {@code name} was write-mostly when it last left the array (since the array started). */
+    boolean leftWriteMostly(String name) {
+        synchronized (lock) {
+            return formerWriteMostly.contains(name);
+        }
     }
 
     /* ---- Queries ---- */

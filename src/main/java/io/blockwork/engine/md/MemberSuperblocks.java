@@ -582,7 +582,8 @@ final class MemberSuperblocks implements ArrayMetadata {
         return new Superblock(features, id.uuid(), id.name(), id.ctime(), id.level(), id.layout(), id.usedSectors(),
                 id.chunkSectors(), id.raidDisks(), bitmap != null ? id.bitmapOffset() : 0, m.dataOffset() >>> 9,
                 personality.recordedDataBytes(m) >>> 9, Superblock.V12_SUPER_OFFSET,
-                rebuilding ? m.rebuilt() >>> 9 : 0, m.number(), m.uuid(), 0, 0, layout.bblogSize(), layout.bblogOffset(),
+                rebuilding ? m.rebuilt() >>> 9 : 0, m.number(), m.uuid(),
+                m.writeMostly() ? Superblock.DEV_FLAG_WRITE_MOSTLY : 0, 0, layout.bblogSize(), layout.bblogOffset(),
                 time, ev, resyncOffset, roles);
     }
 

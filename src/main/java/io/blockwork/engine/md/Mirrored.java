@@ -258,17 +258,27 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
             this.first = first;
         }
 
+        /**
+         * Tries the copies from {@code first} on, each once. A write-mostly member is passed over
+         * while a later copy may still serve the read, and tried when none is left (md's
+         * read_balance keeps such a disk as its last resort). Each member is tried at most once: the
+         * first pass sends only to members that are not write-mostly, the second only to those that are.
+         */
         void next() {
             MemberSet.Table t = level.members.table();
             int n = level.copies();
-            while (tried < n) {
-                int copy = first + tried++;
+            while (tried < 2 * n) {
+                boolean lastResort = tried >= n;
+                int copy = first + (tried++ % n);
                 if (copy >= n) {
                     copy -= n;
                 }
                 long placed = level.place(parent.offset(), copy);
                 long addr = addrOf(placed);
                 Member m = readable(t, slotOf(placed), addr, parent.length());
+                if (m != null && m.writeMostly() != lastResort) {
+                    continue;
+                }
                 if (m != null) {
                     member = m;
                     m.device().submit(parent.derive(BioOp.READ, m.dataOffset() + addr, parent.length(), 0, parent.flags(), this));

@@ -86,6 +86,8 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     private volatile long syncedTo;
     /** Set once by the array before any I/O. */
     private ArrayMetadata metadata = ArrayMetadata.NONE;
+    /** Who computes full-stripe parity; a head reads it once per write batch. */
+    private volatile ParityThreads parityThreads = ParityThreads.WORKERS;
 
     /** Counters for status, tests and benchmarks. */
     final LongAdder rmwStripes = new LongAdder();
@@ -412,6 +414,14 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     @Override
     public String mdstatGeometry() {
         return " level " + geo.level().number() + ", " + geo.chunkBytes() / 1024 + "k chunk, algorithm " + geo.layout().code();
+    }
+
+    ParityThreads parityThreads() {
+        return parityThreads;
+    }
+
+    void parityThreads(ParityThreads threads) {
+        parityThreads = java.util.Objects.requireNonNull(threads, "threads");
     }
 
     /** The stripe cache's size, in stripe heads (md's stripe_cache_size). */

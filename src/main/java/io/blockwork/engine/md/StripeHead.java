@@ -336,7 +336,10 @@ final class StripeHead {
                 end(out, IoStatus.IO_ERROR, 0, null);
                 return;
             }
-            if (rmw) {
+            // raid5's rmw moves P by old ^ new of each request's bytes in one pass as it copies them
+            // in; raid6's takes the old data out of P and Q here and puts the new in below.
+            boolean xorDelta = rmw && qd < 0;
+            if (rmw && !xorDelta) {
                 for (int d = 0; d < disks; d++) {
                     if (!isParity(d) && dirty[d] != 0) {
                         parityDelta(d, dirty[d]);
@@ -353,6 +356,9 @@ final class StripeHead {
             }
             for (Req r : batch) {
                 MemorySegment page = page(r.disk());
+                if (xorDelta) {
+                    xorDelta(r, page);
+                }
                 if (r.op() == BioOp.WRITE) {
                     MemorySegment.copy(r.bio().data(), r.dataOff(), page, r.off(), r.len());
                 } else {
@@ -366,13 +372,13 @@ final class StripeHead {
             for (int d = 0; d < disks; d++) {
                 valid[d] |= dirty[d];
             }
-            if (rmw) {
+            if (rmw && !xorDelta) {
                 for (int d = 0; d < disks; d++) {
                     if (!isParity(d) && dirty[d] != 0) {
                         parityDelta(d, dirty[d]);
                     }
                 }
-            } else {
+            } else if (!rmw) {
                 computeParityInto(union, page(pd), qd < 0 ? null : page(qd));
             }
             valid[pd] |= union;
@@ -431,22 +437,65 @@ final class StripeHead {
             // The page no longer holds the member's bytes.
             valid[d] = 0;
         }
-        if (qd < 0) {
-            level.kernel().xor(data, offs, width, page(pd), 0, level.stripeBytes);
-        } else {
-            level.kernel().genSyndrome(data, offs, width, page(pd), 0, page(qd), 0, level.stripeBytes);
+        MemorySegment p = page(pd);
+        MemorySegment q = qd < 0 ? null : page(qd);
+        // Valid now: nothing reads the pages before this operation ends, and it ends after the parity writes.
+        valid[pd] = all;
+        if (qd >= 0) {
             valid[qd] = all;
         }
-        valid[pd] = all;
         if (batch.size() > 1) {
             level.batchedWrites.add(batch.size() - 1);
         }
+        BioFlags flags = fua ? BioFlags.FUA : BioFlags.NONE;
         long[] toWrite = new long[disks];
         java.util.Arrays.fill(toWrite, all);
         stage = 2;
-        writeOut(toWrite, fua ? BioFlags.FUA : BioFlags.NONE, null, out);
+        if (level.journal == null && level.parityThreads() == ParityThreads.WORKERS) {
+            // A stripe worker computes and writes P (and Q) while this thread writes the data
+            // members; the worker counts as one I/O in flight until its parity writes are out.
+            // (With a journal the record must hold the parity before any member is written.)
+            long[] parity = new long[disks];
+            parity[pd] = all;
+            toWrite[pd] = 0;
+            if (qd >= 0) {
+                parity[qd] = all;
+                toWrite[qd] = 0;
+            }
+            inFlight++;
+            out.add(() -> StripeWorkers.execute(() -> parityOnWorker(data, offs, p, q, parity, flags)));
+            writeOut(toWrite, flags, null, out);
+        } else {
+            fullParity(data, offs, p, q);
+            writeOut(toWrite, flags, null, out);
+        }
         direct = null;
         directOff = null;
+    }
+
+    /** P (and Q) of a whole stripe from the data members' sources, by syndrome slot. */
+    private void fullParity(MemorySegment[] data, long[] offs, MemorySegment p, MemorySegment q) {
+        if (q == null) {
+            level.kernel().xor(data, offs, data.length, p, 0, level.stripeBytes);
+        } else {
+            level.kernel().genSyndrome(data, offs, data.length, p, 0, q, 0, level.stripeBytes);
+        }
+    }
+
+    /**
+     * On a stripe worker, without the lock: the full-stripe parity, then its writes. The pages are
+     * this operation's alone until it ends, and it cannot end while this counts as in flight.
+     */
+    private void parityOnWorker(MemorySegment[] data, long[] offs, MemorySegment p, MemorySegment q, long[] mask,
+                                BioFlags flags) {
+        fullParity(data, offs, p, q);
+        List<Runnable> out = new ArrayList<>(2);
+        synchronized (this) {
+            inFlight--;
+            writeOut(mask, flags, null, out);
+        }
+        out.forEach(Runnable::run);
+        schedule();
     }
 
     private boolean fullStripe(long[] full) {
@@ -622,6 +671,18 @@ final class StripeHead {
                 level.kernel().genSyndrome(data, offs, width, p, off, q, off, len);
             }
         });
+    }
+
+    /**
+     * raid5 rmw: {@code P ^= old ^ new} over one request's bytes, before they are copied into
+     * {@code page} (which holds the old data); a zeroing request's new bytes are zeros. Requests
+     * of a batch that overlap are right too: each one's old bytes are what the one before left.
+     */
+    private void xorDelta(Req r, MemorySegment page) {
+        boolean write = r.op() == BioOp.WRITE;
+        MemorySegment[] srcs = write ? new MemorySegment[] {page, r.bio().data()} : new MemorySegment[] {page};
+        long[] offs = write ? new long[] {r.off(), r.dataOff()} : new long[] {r.off()};
+        level.kernel().xorInto(srcs, offs, srcs.length, page(pd), r.off(), r.len());
     }
 
     /** Adds (or, applied twice, removes) data slot {@code d}'s blocks of {@code mask} to P and Q. */

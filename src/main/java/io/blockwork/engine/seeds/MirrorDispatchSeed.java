@@ -16,6 +16,7 @@ import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadSpec;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,13 +45,17 @@ public final class MirrorDispatchSeed implements SeedExperiment {
      * @param mirror the mirror target, to count its timer unplugs; null for md raid1
      */
     public record Device(String label, String dispatch, BlockDevice device, MirrorTarget mirror, Runnable stop) {
+        public long directWrites() {
+            return mirror == null ? 0 : mirror.directWrites();
+        }
+
         public long timerUnplugs() {
             return mirror == null ? 0 : mirror.timerUnplugs();
         }
     }
 
-    /** The better of two runs of one device, and the timer unplugs during that run. */
-    public record Best(WorkloadResult result, long timerUnplugs) {}
+    /** One pass of a device: its result, and the timer unplugs and fast-path writes it caused. */
+    public record Best(WorkloadResult result, long timerUnplugs, long directWrites) {}
 
     @Override
     public String seed() {
@@ -140,21 +145,44 @@ public final class MirrorDispatchSeed implements SeedExperiment {
      * so a burst of other work on a shared machine hurts one device less than the others.
      */
     public List<Best> bestOfTwoPasses(List<Device> devices, int writers, long seconds, SeedRun run) {
-        Best[] best = new Best[devices.size()];
-        for (int pass = 0; pass < 2; pass++) {
+        return pick(passes(devices, writers, seconds, 2, run), false);
+    }
+
+    /**
+     * Each device's median pass (by mean latency) of {@code passes}, the devices in order on even
+     * passes and in reverse on odd ones, so a burst of other work on a shared machine falls on
+     * all of them alike.
+     */
+    public List<Best> medianOfPasses(List<Device> devices, int writers, long seconds, int passes, SeedRun run) {
+        return pick(passes(devices, writers, seconds, passes, run), true);
+    }
+
+    private List<List<Best>> passes(List<Device> devices, int writers, long seconds, int passes, SeedRun run) {
+        List<List<Best>> runs = new ArrayList<>();
+        devices.forEach(d -> runs.add(new ArrayList<>()));
+        for (int pass = 0; pass < passes; pass++) {
             for (int k = 0; k < devices.size(); k++) {
-                int i = pass == 0 ? k : devices.size() - 1 - k;
+                int i = pass % 2 == 0 ? k : devices.size() - 1 - k;
                 Device d = devices.get(i);
                 long before = d.timerUnplugs();
+                long directBefore = d.directWrites();
                 WorkloadResult r = run.execute(d.dispatch().isEmpty() ? d.label() : d.dispatch(), d.device(),
                         WorkloadSpec.builder(RwMode.RANDWRITE, BS).jobs(writers).ioDepth(1).sync(true)
                                 .runtime(seconds * WorkloadSpec.SECOND).build());
-                long unplugs = d.timerUnplugs() - before;
-                if (best[i] == null || r.write().latency().meanNanos() < best[i].result().write().latency().meanNanos()) {
-                    best[i] = new Best(r, unplugs);
-                }
+                runs.get(i).add(new Best(r, d.timerUnplugs() - before, d.directWrites() - directBefore));
             }
         }
-        return List.of(best);
+        return runs;
+    }
+
+    /** The best (lowest mean latency) or the median pass of each device. */
+    private static List<Best> pick(List<List<Best>> runs, boolean median) {
+        List<Best> out = new ArrayList<>();
+        for (List<Best> r : runs) {
+            List<Best> sorted = new ArrayList<>(r);
+            sorted.sort(Comparator.comparingDouble(b -> b.result().write().latency().meanNanos()));
+            out.add(sorted.get(median ? sorted.size() / 2 : 0));
+        }
+        return out;
     }
 }

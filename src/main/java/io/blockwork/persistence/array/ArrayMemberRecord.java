@@ -43,6 +43,10 @@ public class ArrayMemberRecord {
     @Column(name = "fault_reason", length = 1024)
     private String faultReason;
 
+    /** md's write-mostly flag (V21_2): reads avoid the member while another copy can serve them. */
+    @Column(name = "write_mostly", nullable = false)
+    private boolean writeMostly;
+
     protected ArrayMemberRecord() {
         // for JPA
     }
@@ -84,6 +88,14 @@ public class ArrayMemberRecord {
 
     public String getFaultReason() {
         return faultReason;
+    }
+
+    public boolean isWriteMostly() {
+        return writeMostly;
+    }
+
+    public void setWriteMostly(boolean writeMostly) {
+        this.writeMostly = writeMostly;
     }
 
     /** Records where the member stands now; a fault reason longer than the column is cut. */

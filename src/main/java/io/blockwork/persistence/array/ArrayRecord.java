@@ -1,5 +1,6 @@
 package io.blockwork.persistence.array;
 
+import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.CascadeType;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
@@ -30,7 +31,7 @@ import java.util.Optional;
  */
 @Entity
 @Table(name = "arrays")
-public class ArrayRecord {
+public class ArrayRecord extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

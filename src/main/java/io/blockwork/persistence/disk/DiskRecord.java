@@ -1,5 +1,6 @@
 package io.blockwork.persistence.disk;
 
+import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -15,7 +16,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "disks")
-public class DiskRecord {
+public class DiskRecord extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -56,6 +57,12 @@ public class DiskRecord {
 
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
+
+    /** An nbd disk's server (V21_1); null for the other types. */
+    @Column(length = 4200)
+    private String uri;
+
+    private Integer connections;
 
     protected DiskRecord() {
         // for JPA
@@ -134,5 +141,18 @@ public class DiskRecord {
 
     public Instant getCreatedAt() {
         return createdAt;
+    }
+
+    public String getUri() {
+        return uri;
+    }
+
+    public Integer getConnections() {
+        return connections;
+    }
+
+    public void setRemote(String uri, Integer connections) {
+        this.uri = uri;
+        this.connections = connections;
     }
 }

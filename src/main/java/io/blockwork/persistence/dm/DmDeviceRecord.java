@@ -1,5 +1,6 @@
 package io.blockwork.persistence.dm;
 
+import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -16,7 +17,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "dm_devices")
-public class DmDeviceRecord {
+public class DmDeviceRecord extends NodeOwned {
 
     /** Longest table text kept, in characters (the column's length). */
     public static final int MAX_TABLE_CHARS = 1_000_000;

@@ -1,5 +1,6 @@
 package io.blockwork.persistence.export;
 
+import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -17,7 +18,7 @@ import java.util.List;
  */
 @Entity
 @Table(name = "exports")
-public class ExportRecord {
+public class ExportRecord extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

@@ -1,5 +1,6 @@
 package io.blockwork.persistence.thin;
 
+import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -11,11 +12,12 @@ import java.time.Instant;
 /**
  * One thin pool (table {@code thin_pools}, see V19__thin_pools.sql): where its data and metadata
  * are (two block devices, or extents of a classic pool), its block size and features, its data
- * space in blocks, and the next thin device id it hands out.
+ * space in blocks, and the next thin device id it hands out. It belongs to one node (V21_4), with
+ * its thin volumes and snapshots.
  */
 @Entity
 @Table(name = "thin_pools")
-public class ThinPoolRecord {
+public class ThinPoolRecord extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

@@ -1,5 +1,6 @@
 package io.blockwork.persistence.thin;
 
+import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -15,7 +16,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "thin_volumes")
-public class ThinVolumeRecord {
+public class ThinVolumeRecord extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

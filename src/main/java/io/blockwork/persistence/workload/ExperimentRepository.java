@@ -8,5 +8,6 @@ public interface ExperimentRepository extends JpaRepository<ExperimentRecord, Lo
 
     List<ExperimentRecord> findAllByOrderByIdDesc(Limit limit);
 
-    List<ExperimentRecord> findByState(String state);
+    /** One node's rows in {@code state}: instances sharing a database each look after their own. */
+    List<ExperimentRecord> findByStateAndNode(String state, String node);
 }

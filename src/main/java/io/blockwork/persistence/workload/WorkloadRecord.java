@@ -1,5 +1,6 @@
 package io.blockwork.persistence.workload;
 
+import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -11,7 +12,7 @@ import java.time.Instant;
 /** One workload run (table {@code workloads}, see V15__workloads.sql). */
 @Entity
 @Table(name = "workloads")
-public class WorkloadRecord {
+public class WorkloadRecord extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

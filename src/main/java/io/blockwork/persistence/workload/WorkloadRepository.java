@@ -8,5 +8,6 @@ public interface WorkloadRepository extends JpaRepository<WorkloadRecord, Long> 
 
     List<WorkloadRecord> findAllByOrderByIdDesc(Limit limit);
 
-    List<WorkloadRecord> findByState(String state);
+    /** One node's rows in {@code state}: instances sharing a database each look after their own. */
+    List<WorkloadRecord> findByStateAndNode(String state, String node);
 }

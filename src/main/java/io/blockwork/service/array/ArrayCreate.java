@@ -21,15 +21,18 @@ import java.util.Locale;
  * @param bitmapChunkBytes the bitmap's chunk; null for the default
  * @param stripeCacheSize raid4/5/6: the stripe cache's size in stripe heads (md's stripe_cache_size)
  * @param journal raid4/5/6: a device for the write journal (mdadm's {@code --write-journal}), or null
+ * @param writeMostly members or spares flagged write-mostly (mdadm's {@code --write-mostly}): raid1
+ *                    reads avoid them, for a leg on another machine
  */
 public record ArrayCreate(String name, String level, List<String> members, List<String> spares, Long chunkBytes,
                           String layout, String flushStrategy, String barrierStrategy, Long speedMinBytes,
                           Long speedMaxBytes, boolean assumeClean, String metadata, String bitmap, Long bitmapChunkBytes,
-                          Integer stripeCacheSize, String journal) {
+                          Integer stripeCacheSize, String journal, List<String> writeMostly) {
 
     public ArrayCreate {
         members = members == null ? List.of() : List.copyOf(members);
         spares = spares == null ? List.of() : List.copyOf(spares);
+        writeMostly = writeMostly == null ? List.of() : List.copyOf(writeMostly);
     }
 
     /**

@@ -20,6 +20,7 @@ import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.persistence.array.ArrayMemberRecord;
 import io.blockwork.persistence.array.ArrayRecord;
 import io.blockwork.persistence.array.ArrayRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
@@ -71,6 +72,9 @@ class ArrayRestorer implements RestorableSource {
 
     private static final System.Logger LOG = System.getLogger(ArrayRestorer.class.getName());
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final ArrayRepository repository;
     private final DeviceRegistry registry;
     private final MdArrays arrays;
@@ -78,7 +82,8 @@ class ArrayRestorer implements RestorableSource {
     private final ArrayChangeRecorder recorder;
 
     ArrayRestorer(ArrayRepository repository, DeviceRegistry registry, MdArrays arrays,
-                  ManagementOperations management, ArrayChangeRecorder recorder) {
+                  ManagementOperations management, ArrayChangeRecorder recorder, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.registry = registry;
         this.arrays = arrays;
@@ -88,7 +93,7 @@ class ArrayRestorer implements RestorableSource {
 
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+        return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
     private Restorable restorable(ArrayRecord record) {
@@ -150,11 +155,17 @@ class ArrayRestorer implements RestorableSource {
 
     /**
      * Writes the rows of a freshly assembled array (the missing and refused members with their
-     * reasons), then registers it; stops it if it is inactive or the rows cannot be written.
+     * reasons), then registers it; stops it if it is inactive or the rows cannot be written. The
+     * members' write-mostly flags come from the rows (with or without superblocks).
      */
     private void started(ArrayRecord record, MdArray array, Map<ArrayMemberRecord, String> missing,
                          Map<String, String> refused) {
         String name = record.getName();
+        for (ArrayMemberRecord m : record.getMembers()) {
+            if (m.isWriteMostly() && MemberRows.attached(array, m.getDeviceName())) {
+                array.writeMostly(m.getDeviceName(), true);
+            }
+        }
         recorder.watch(array);
         try {
             String inactive = array.inactiveReason();

@@ -24,6 +24,7 @@ import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.ForcedRemoval;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.time.Instant;
@@ -77,9 +78,11 @@ public class ArrayService {
     private final ForcedRemoval forcedRemoval;
     private final MdArrays arrays;
     private final ArrayChangeRecorder recorder;
+    private final NodeScope nodes;
 
     public ArrayService(ArrayRepository repository, DeviceRegistry registry, ManagementOperations management,
-                        ForcedRemoval forcedRemoval, MdArrays arrays, ArrayChangeRecorder recorder) {
+                        ForcedRemoval forcedRemoval, MdArrays arrays, ArrayChangeRecorder recorder, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.registry = registry;
         this.management = management;
@@ -121,6 +124,13 @@ public class ArrayService {
                 String spare = c.spares().get(i);
                 MdErrors.run(() -> arrays.add(c.name(), spare), MdErrors.rename("device", "spares[" + i + "]"));
             }
+            for (int i = 0; i < c.writeMostly().size(); i++) {
+                String device = c.writeMostly().get(i);
+                if (!seen.containsKey(device) || device.equals(c.journal())) {
+                    throw ProblemException.invalid("writeMostly[" + i + "]", device + " is not one of the members or spares");
+                }
+                array.writeMostly(device, true);
+            }
             registry.register(c.name(), DeviceKind.ARRAY, array);
             changes.undoOnRollback(() -> registry.unregister(c.name()));
             Holder holder = holder(c.name());
@@ -154,7 +164,7 @@ public class ArrayService {
     }
 
     public ArrayView get(String name) {
-        return view(record(name));
+        return view(found(name));
     }
 
     /** /proc/mdstat over every assembled array. */
@@ -285,19 +295,52 @@ public class ArrayService {
             if (!others.isEmpty()) {
                 throw busy(device, others).atField("member");
             }
+            // the flag it left with: its row while the array lost it at the last start, else the
+            // engine's memory of a member removed since (the remove deleted the row)
+            boolean writeMostly = row != null ? row.isWriteMostly() : array.leftWriteMostly(member);
+            boolean asSpare = false;
             if (array.spec().metadata().present()) {
                 try {
                     arrays.reAdd(name, member);
                 } catch (MdStateException e) {
-                    // its superblock does not place it back: a spare, rebuilt in full (mdadm --add)
+                    // its superblock does not place it back (blank, as a restarted memory server's
+                    // export is, or another array's): a spare, rebuilt in full (mdadm --add)
                     MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
+                    asSpare = true;
                 }
             } else if (detached) {
                 MdErrors.run(() -> arrays.add(name, member), MdErrors.rename("device", "member"));
+                asSpare = true;
             } else {
                 MdErrors.run(() -> arrays.reAdd(name, member), MdErrors.rename("device", "member"));
             }
+            if (asSpare && writeMostly) {
+                // md's add makes a plain spare; a re-add of a write-mostly leg keeps the flag
+                array.writeMostly(member, true);
+            }
             return joined(record, array, member, changes);
+        });
+    }
+
+    /**
+     * md's write-mostly flag of a member ({@code mdadm --write-mostly}, sysfs {@code state}):
+     * raid1 reads avoid the member while another in-sync copy can serve them. Stored, so a
+     * restart keeps it.
+     */
+    public ArrayView writeMostly(String name, String member, boolean on) {
+        return management.apply(changes -> {
+            ArrayRecord record = record(name);
+            MdArray array = live(name);
+            requireMember(record, array, member);
+            if (!MemberRows.attached(array, member)) {
+                throw new ProblemException(Problem.CONFLICT, member + " is not attached to " + name
+                        + " (failed or missing at the last start); re-add it first").atField("member");
+            }
+            boolean before = array.detail().members().stream().filter(m -> member.equals(m.device())).findFirst()
+                    .map(MdDetail.MemberDetail::writeMostly).orElse(false);
+            MdErrors.run(() -> array.writeMostly(member, on));
+            changes.undoOnRollback(() -> array.writeMostly(member, before));
+            return write(record, array);
         });
     }
 
@@ -507,23 +550,31 @@ public class ArrayService {
         return Records.save(repository, record, "array " + record.getName());
     }
 
+    /** The array's row, for a change: this node's arrays only (409 other-node naming the owner). */
     private ArrayRecord record(String name) {
+        return nodes.requireLocal(found(name), "array " + name);
+    }
+
+    private ArrayRecord found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("array", name));
     }
 
     /* ---- views ---- */
 
     ArrayView view(ArrayRecord r) {
-        RegisteredDevice entry = registry.find(r.getName()).orElse(null);
+        boolean local = nodes.isLocal(r);
+        RegisteredDevice entry = local ? registry.find(r.getName()).orElse(null) : null;
         MdArray array = arrays.get(r.getName()).filter(a -> entry != null && entry.device() == a).orElse(null);
-        ObjectState state = entry == null ? ObjectState.failed("not registered") : entry.state();
+        ObjectState state = !local ? ObjectState.onNode(r.getNode())
+                : entry == null ? ObjectState.failed("not registered") : entry.state();
         MdDetail detail = array == null ? null : array.detail();
         List<ArrayView.MemberView> members = new ArrayList<>();
         if (detail != null) {
             for (MdDetail.MemberDetail m : detail.members()) {
                 String recovery = m.state() != MemberState.REBUILDING ? null : m.throughBitmap() ? "bitmap" : "full";
                 members.add(new ArrayView.MemberView(m.number(), m.raidDevice(), m.device(), m.role().label(),
-                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(), recovery));
+                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(), recovery,
+                        m.writeMostly()));
             }
         }
         for (ArrayMemberRecord m : r.getMembers()) {
@@ -537,7 +588,7 @@ public class ArrayService {
                 r.getJournalDevice(),
                 r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
                 array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
-                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes());
+                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes(), r.getNode());
     }
 
     /** A member as stored, for arrays that are not assembled and members the live array does not have. */
@@ -554,6 +605,6 @@ public class ArrayService {
             default -> s;
         };
         return new ArrayView.MemberView(-1, m.getSlot() == null ? -1 : m.getSlot(), m.getDeviceName(), role, s, text,
-                m.isReplacement(), 0, m.getFaultReason(), null);
+                m.isReplacement(), 0, m.getFaultReason(), null, m.isWriteMostly());
     }
 }

@@ -22,11 +22,12 @@ import java.util.List;
  * @param metadata {@code 1.2} or {@code none}
  * @param uuid the array uuid (mdadm's form); null without metadata
  * @param bitmapChunkBytes the write-intent bitmap's chunk; null without a bitmap
+ * @param node the node whose instance assembles and changes the array
  */
 public record ArrayView(String name, String level, int raidDevices, long chunkBytes, String layout, Integer layoutCode,
                         Integer stripeCacheSize, String journal, String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
                         boolean resyncPending, ObjectState state, Instant createdAt, MdDetail detail,
-                        List<MemberView> members, String metadata, String uuid, Long bitmapChunkBytes) {
+                        List<MemberView> members, String metadata, String uuid, Long bitmapChunkBytes, String node) {
 
     /** raid4/5/6's stripe cache and write paths of the live array; null otherwise. */
     public ParityStatus parity() {
@@ -48,7 +49,9 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
      * @param faultReason why a faulty or missing member is out
      * @param recovery for a rebuilding member: {@code bitmap} (only the chunks the write-intent bitmap
      *                 marks, a re-add) or {@code full}; null otherwise
+     * @param writeMostly md's write-mostly flag: raid1 reads avoid the member
      */
     public record MemberView(int number, int slot, String device, String role, String state, String stateText,
-                             boolean replacement, long rebuiltBytes, String faultReason, String recovery) {}
+                             boolean replacement, long rebuiltBytes, String faultReason, String recovery,
+                             boolean writeMostly) {}
 }

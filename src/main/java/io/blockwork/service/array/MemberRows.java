@@ -41,6 +41,7 @@ final class MemberRows {
                 // out of its slot: keep the slot it last filled, for the record
                 case FAULTY, REMOVED -> row.set(FAULTY, row.getSlot(), false, m.faultReason());
             }
+            row.setWriteMostly(m.writeMostly());
         }
         record.setResyncPending(array.resyncPending());
         // Written while the array runs: until a clean stop says otherwise, it may have half-written stripes.

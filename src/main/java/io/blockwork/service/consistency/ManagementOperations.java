@@ -1,5 +1,8 @@
 package io.blockwork.service.consistency;
 
+import io.blockwork.service.node.NodeLease;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -25,16 +28,27 @@ public class ManagementOperations {
     private final ReentrantLock lock = new ReentrantLock(true);
     private final TransactionTemplate transactions;
     private final DurableCommits durable;
+    private final NodeLease lease;
 
-    public ManagementOperations(PlatformTransactionManager transactionManager, DurableCommits durable) {
+    public ManagementOperations(PlatformTransactionManager transactionManager, DurableCommits durable, NodeLease lease) {
         this.transactions = new TransactionTemplate(transactionManager);
         this.durable = durable;
+        this.lease = lease;
     }
 
-    /** Runs {@code operation} as one consistent change and returns its result once it is durable. */
+    /**
+     * Runs {@code operation} as one consistent change and returns its result once it is durable.
+     * Refused once this instance has lost its node's lease: another instance may be running the
+     * node now.
+     */
     public <T> T apply(Function<EngineChanges, T> operation) {
         lock.lock();
         try {
+            if (!lease.held()) {
+                throw new ProblemException(Problem.CONFLICT, "this instance lost the lease of its node name (missed"
+                        + " heartbeats; another instance may run the node now): configuration changes are refused"
+                        + " until it restarts");
+            }
             T result = transactions.execute(status -> {
                 EngineChanges changes = new EngineChanges();
                 TransactionSynchronizationManager.registerSynchronization(changes);

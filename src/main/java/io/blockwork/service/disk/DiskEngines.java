@@ -1,9 +1,12 @@
 package io.blockwork.service.disk;
 
 import io.blockwork.BlockworkProperties;
+import io.blockwork.engine.block.AbstractBlockDevice;
+import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.FileMedium;
 import io.blockwork.service.device.DeviceNames;
+import io.blockwork.nbd.client.NbdRemoteDevice;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.io.IOException;
@@ -37,13 +40,37 @@ class DiskEngines {
         return diskDir.resolve(name + IMAGE_SUFFIX);
     }
 
-    /** A brand-new disk; a file disk gets a new sparse image, which must not exist yet. */
-    Disk create(DiskSpec spec) {
+    /**
+     * A brand-new disk; a file disk gets a new sparse image, which must not exist yet; an nbd disk
+     * connects to its server now (so a wrong URI is an error here) and takes the export's size.
+     */
+    AbstractBlockDevice create(DiskSpec spec) {
         return switch (spec.type()) {
             case MEMORY -> Disk.memory(spec.name(), spec.sizeBytes(), spec.engineConfig());
             case NULL -> Disk.nullDisk(spec.name(), spec.sizeBytes(), spec.engineConfig());
             case FILE -> createFile(spec);
+            case NBD -> connect(spec);
         };
+    }
+
+    private static NbdRemoteDevice connect(DiskSpec spec) {
+        NbdRemoteDevice device;
+        try {
+            device = NbdRemoteDevice.connect(spec.name(), spec.clientConfig());
+        } catch (IOException e) {
+            throw new ProblemException(Problem.REMOTE_UNAVAILABLE, "nbd disk " + spec.name() + ": " + e.getMessage())
+                    .atField("uri").causedBy(e);
+        }
+        if (spec.sizeBytes() != 0 && spec.sizeBytes() != device.sizeBytes()) {
+            device.close();
+            throw ProblemException.invalid("size", "the export at " + spec.remote().uri() + " has "
+                    + device.sizeBytes() + " bytes, not " + spec.sizeBytes() + " (leave size out to take the export's)");
+        }
+        if (device.status().export().readOnly()) {
+            device.close();
+            throw ProblemException.invalid("uri", "the export at " + spec.remote().uri() + " is read-only");
+        }
+        return device;
     }
 
     private Disk createFile(DiskSpec spec) {
@@ -77,8 +104,15 @@ class DiskEngines {
         }
     }
 
-    /** The disk as it comes back after a restart: file disks reopen their image, others start empty. */
-    Disk reopen(DiskSpec spec) {
+    /**
+     * The disk as it comes back after a restart: file disks reopen their image, nbd disks connect
+     * in the background (a server that is down leaves the disk failing I/O, not missing), others
+     * start empty.
+     */
+    AbstractBlockDevice reopen(DiskSpec spec) {
+        if (spec.type() == DiskType.NBD) {
+            return NbdRemoteDevice.reopen(spec.name(), spec.clientConfig(), spec.sizeBytes());
+        }
         if (spec.type() != DiskType.FILE) {
             return create(spec);
         }
@@ -89,11 +123,19 @@ class DiskEngines {
         return Disk.openFile(spec.name(), path, spec.sizeBytes(), spec.engineConfig());
     }
 
-    /** Releases a disk for good: closes it and deletes a file disk's image. */
-    void destroy(Disk disk, DiskType type) {
-        disk.close();
+    /** Releases a disk for good: closes it (an nbd disk disconnects) and deletes a file disk's image. */
+    void destroy(AbstractBlockDevice disk, DiskType type) {
+        close(disk);
         if (type == DiskType.FILE) {
             deleteImage(disk.name());
+        }
+    }
+
+    static void close(BlockDevice device) {
+        if (device instanceof Disk d) {
+            d.close();
+        } else if (device instanceof NbdRemoteDevice r) {
+            r.close();
         }
     }
 

@@ -1,8 +1,9 @@
 package io.blockwork.service.disk;
 
-import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.persistence.disk.DiskRecord;
 import io.blockwork.persistence.disk.DiskRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
@@ -14,18 +15,22 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
 /**
- * Disks at start-up: file disks reopen their images, memory and null disks come back empty; images
- * that no file disk owns are deleted.
+ * Disks at start-up: file disks reopen their images, memory and null disks come back empty, nbd
+ * disks connect in the background; images that no file disk owns are moved into lost+found.
  * Disks depend on nothing, so they are assembled first.
  */
 @Component
 class DiskRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final DiskRepository repository;
     private final DeviceRegistry registry;
     private final DiskEngines engines;
 
-    DiskRestorer(DiskRepository repository, DeviceRegistry registry, DiskEngines engines) {
+    DiskRestorer(DiskRepository repository, DeviceRegistry registry, DiskEngines engines, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.registry = registry;
         this.engines = engines;
@@ -39,7 +44,7 @@ class DiskRestorer implements RestorableSource {
      */
     @Override
     public List<Restorable> restorables() {
-        List<DiskRecord> records = repository.findAllByOrderByNameAsc();
+        List<DiskRecord> records = nodes.local(repository.findAllByOrderByNameAsc());
         Set<String> fileDisks = records.stream().filter(r -> DiskType.FILE.label().equals(r.getType()))
                 .map(DiskRecord::getName).collect(Collectors.toSet());
         if (!fileDisks.isEmpty()) {
@@ -53,7 +58,7 @@ class DiskRestorer implements RestorableSource {
         String name = record.getName();
         return new Restorable(new Ref(DeviceKind.DISK.label(), name), Set.of(),
                 () -> {
-                    Disk disk = engines.reopen(DiskService.toSpec(record));
+                    AbstractBlockDevice disk = engines.reopen(DiskService.toSpec(record));
                     registry.register(name, DeviceKind.DISK, disk);
                 },
                 state -> registry.reserve(name, DeviceKind.DISK, state));

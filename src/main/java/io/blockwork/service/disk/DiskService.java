@@ -1,10 +1,13 @@
 package io.blockwork.service.disk;
 
+import io.blockwork.engine.block.AbstractBlockDevice;
+import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.FlushMerging;
 import io.blockwork.engine.disk.CacheMode;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.disk.LatencyModel;
+import io.blockwork.nbd.client.NbdRemoteDevice;
 import io.blockwork.persistence.disk.DiskRecord;
 import io.blockwork.persistence.disk.DiskRepository;
 import io.blockwork.service.assembly.ObjectState;
@@ -14,6 +17,7 @@ import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.ForcedRemoval;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import jakarta.annotation.PreDestroy;
@@ -35,9 +39,11 @@ public class DiskService {
     private final ManagementOperations management;
     private final DiskEngines engines;
     private final ForcedRemoval forcedRemoval;
+    private final NodeScope nodes;
 
     public DiskService(DiskRepository repository, DeviceRegistry registry, ManagementOperations management,
-                       DiskEngines engines, ForcedRemoval forcedRemoval) {
+                       DiskEngines engines, ForcedRemoval forcedRemoval, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.registry = registry;
         this.management = management;
@@ -60,17 +66,18 @@ public class DiskService {
         DiskSpec.requireBounded(spec.latency());
         return management.apply(changes -> {
             registry.requireFree(spec.name());
-            Disk disk = existingImage ? engines.adopt(spec) : engines.create(spec);
+            AbstractBlockDevice disk = existingImage ? engines.adopt(spec) : engines.create(spec);
             changes.undoOnRollback(() -> {
                 if (existingImage) {
-                    disk.close();
+                    DiskEngines.close(disk);
                 } else {
                     engines.destroy(disk, spec.type());
                 }
             });
             registry.register(spec.name(), DeviceKind.DISK, disk);
             changes.undoOnRollback(() -> registry.unregister(spec.name()));
-            DiskRecord record = save(toRecord(spec));
+            // an nbd disk's size is the export's, known once connected
+            DiskRecord record = save(toRecord(spec.type() == DiskType.NBD ? spec.withSize(disk.sizeBytes()) : spec));
             return view(record);
         });
     }
@@ -80,7 +87,7 @@ public class DiskService {
     }
 
     public DiskView get(String name) {
-        return view(record(name));
+        return view(found(name));
     }
 
     /** Applies a partial change to a running disk; latency and queue depth are persisted. */
@@ -129,7 +136,7 @@ public class DiskService {
             repository.delete(record);
             repository.flush();
             changes.afterCommit(() -> {
-                if (entry.device() instanceof Disk disk) {
+                if (entry.device() instanceof AbstractBlockDevice disk) {
                     engines.destroy(disk, type);
                 } else if (type == DiskType.FILE) {
                     engines.deleteImage(name);
@@ -155,8 +162,8 @@ public class DiskService {
     @PreDestroy
     void closeAll() {
         for (RegisteredDevice entry : registry.list()) {
-            if (entry.kind() == DeviceKind.DISK && entry.device() instanceof Disk disk) {
-                disk.close();
+            if (entry.kind() == DeviceKind.DISK) {
+                DiskEngines.close(entry.device());
             }
         }
     }
@@ -167,35 +174,56 @@ public class DiskService {
         return Records.save(repository, record, "disk " + record.getName());
     }
 
+    /** The disk's row, for a change: this node's disks only (409 other-node naming the owner). */
     private DiskRecord record(String name) {
+        return nodes.requireLocal(found(name), "disk " + name);
+    }
+
+    private DiskRecord found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("disk", name));
     }
 
     private Disk liveDisk(String name) {
-        if (registry.device(name) instanceof Disk disk) {
+        BlockDevice device = registry.device(name);
+        if (device instanceof Disk disk) {
             return disk;
+        }
+        if (device instanceof NbdRemoteDevice) {
+            throw new ProblemException(Problem.NOT_SUPPORTED, "disk " + name + " is an nbd disk: its latency, queue"
+                    + " depth, faults and power are the server's device's");
         }
         throw ProblemException.notFound("disk", name);
     }
 
     private DiskView view(DiskRecord record) {
         DiskSpec spec = toSpec(record);
+        if (!nodes.isLocal(record)) {
+            return new DiskView(spec, record.getCreatedAt(), ObjectState.onNode(record.getNode()), null, null, null,
+                    null, record.getNode());
+        }
         RegisteredDevice entry = registry.find(record.getName()).orElse(null);
+        if (entry != null && entry.device() instanceof NbdRemoteDevice remote) {
+            DiskView.Stats stats = new DiskView.Stats(remote.counters(), 0, 0);
+            return new DiskView(spec, record.getCreatedAt(), entry.state(), null, stats, null, remote.status(),
+                    record.getNode());
+        }
         if (entry == null || !(entry.device() instanceof Disk disk)) {
             ObjectState state = entry != null ? entry.state() : ObjectState.failed("not registered");
-            return new DiskView(spec, record.getCreatedAt(), state, null, null, null);
+            return new DiskView(spec, record.getCreatedAt(), state, null, null, null, null, record.getNode());
         }
         DiskView.Stats stats = new DiskView.Stats(disk.counters(), disk.mediaFlushes(), disk.merges());
         return new DiskView(spec, record.getCreatedAt(), entry.state(), disk.allocatedBytes(), stats,
-                disk.faults());
+                disk.faults(), null, record.getNode());
     }
 
     static DiskSpec toSpec(DiskRecord r) {
+        DiskSpec.Remote remote = r.getUri() == null ? null
+                : new DiskSpec.Remote(r.getUri(), r.getConnections() == null ? 1 : r.getConnections());
         return new DiskSpec(r.getName(), typeOf(r), r.getSizeBytes(), r.getLogicalBlockSize(),
                 CacheMode.fromLabel(r.getCacheMode()),
                 new LatencyModel(r.getReadLatencyNanos(), r.getWriteLatencyNanos(), r.getFlushLatencyNanos(),
                         r.getJitterNanos()),
-                r.getQueueDepth(), FlushMerging.fromLabel(r.getFlushStrategy()));
+                r.getQueueDepth(), FlushMerging.fromLabel(r.getFlushStrategy()), remote);
     }
 
     private static DiskType typeOf(DiskRecord r) {
@@ -210,6 +238,9 @@ public class DiskService {
                 Instant.now().truncatedTo(ChronoUnit.MICROS));
         LatencyModel l = s.latency();
         r.setLatencyNanos(l.readNanos(), l.writeNanos(), l.flushNanos(), l.jitterNanos());
+        if (s.remote() != null) {
+            r.setRemote(s.remote().uri(), s.remote().connections());
+        }
         return r;
     }
 }

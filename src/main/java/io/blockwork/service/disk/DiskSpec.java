@@ -4,25 +4,66 @@ import io.blockwork.engine.block.FlushMerging;
 import io.blockwork.engine.disk.CacheMode;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.LatencyModel;
+import io.blockwork.nbd.client.NbdClientConfig;
+import io.blockwork.nbd.client.NbdUri;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.problem.ProblemException;
 
 /**
  * Everything that defines a disk, as stored and as the API takes it. The constructor checks it
  * and blames the request field at fault.
+ *
+ * @param sizeBytes for an nbd disk 0 until the server has told it (create), then the export's size
+ * @param remote where an nbd disk's export is; null for the other types
  */
 public record DiskSpec(String name, DiskType type, long sizeBytes, int logicalBlockSize, CacheMode cache,
-                       LatencyModel latency, int queueDepth, FlushMerging flushMerging) {
+                       LatencyModel latency, int queueDepth, FlushMerging flushMerging, Remote remote) {
+
+    /**
+     * An nbd disk's server.
+     *
+     * @param uri nbd://host[:port]/name or nbd+unix:///name?socket=path
+     * @param connections 1 (default) or more, used only if the server offers CAN_MULTI_CONN
+     */
+    public record Remote(String uri, int connections) {
+        public Remote {
+            if (uri == null || uri.isBlank()) {
+                throw ProblemException.invalid("uri", "an nbd disk needs \"uri\": nbd://host:port/name or"
+                        + " nbd+unix:///name?socket=path");
+            }
+            try {
+                NbdUri.parse(uri);
+            } catch (IllegalArgumentException e) {
+                throw ProblemException.invalid("uri", e.getMessage());
+            }
+            if (connections < 1 || connections > NbdClientConfig.MAX_CONNECTIONS) {
+                throw ProblemException.invalid("connections", "connections must be 1.." + NbdClientConfig.MAX_CONNECTIONS);
+            }
+        }
+    }
+
+    public DiskSpec(String name, DiskType type, long sizeBytes, int logicalBlockSize, CacheMode cache,
+                    LatencyModel latency, int queueDepth, FlushMerging flushMerging) {
+        this(name, type, sizeBytes, logicalBlockSize, cache, latency, queueDepth, flushMerging, null);
+    }
 
     public DiskSpec {
         DeviceNames.require(name, "name");
         if (type == null) {
-            throw ProblemException.invalid("type", "type is required: memory, file or null");
+            throw ProblemException.invalid("type", "type is required: memory, file, null or nbd");
         }
         if (logicalBlockSize != 512 && logicalBlockSize != 4096) {
             throw ProblemException.invalid("logicalBlockSize", "logical block size must be 512 or 4096");
         }
-        if (sizeBytes <= 0) {
+        if (type == DiskType.NBD) {
+            requireRemoteOnly(remote, cache, latency, queueDepth);
+        } else if (remote != null) {
+            throw ProblemException.invalid("uri", "only an nbd disk has a uri");
+        }
+        if (sizeBytes <= 0 && type != DiskType.NBD) {
+            throw ProblemException.invalid("size", "size must be positive");
+        }
+        if (sizeBytes < 0) {
             throw ProblemException.invalid("size", "size must be positive");
         }
         if (sizeBytes % logicalBlockSize != 0) {
@@ -65,6 +106,31 @@ public record DiskSpec(String name, DiskType type, long sizeBytes, int logicalBl
             throw ProblemException.invalid(field, field + " must be at most 1s (a disk's service time; for a device"
                     + " that stalls longer, put a dm delay table over the disk)");
         }
+    }
+
+    /**
+     * An nbd disk's size is the export's: a size given on create must match it, and the cache,
+     * latency and queue depth are the server's business.
+     */
+    private static void requireRemoteOnly(Remote remote, CacheMode cache, LatencyModel latency, int queueDepth) {
+        if (remote == null) {
+            throw ProblemException.invalid("uri", "an nbd disk needs \"uri\": nbd://host:port/name or"
+                    + " nbd+unix:///name?socket=path");
+        }
+        if (cache == CacheMode.WRITEBACK || (latency != null && !latency.equals(LatencyModel.NONE)) || queueDepth != 0) {
+            throw ProblemException.invalid("type", "an nbd disk has no cache, latency model or queue depth of its"
+                    + " own: the server's device has them");
+        }
+    }
+
+    /** The NBD client's settings of an nbd disk. */
+    public NbdClientConfig clientConfig() {
+        return new NbdClientConfig(NbdUri.parse(remote.uri()), remote.connections(), NbdClientConfig.DEFAULT_TIMEOUT,
+                logicalBlockSize);
+    }
+
+    DiskSpec withSize(long bytes) {
+        return new DiskSpec(name, type, bytes, logicalBlockSize, cache, latency, queueDepth, flushMerging, remote);
     }
 
     DiskConfig engineConfig() {

@@ -10,7 +10,9 @@ public enum DiskType implements Labelled {
     /** A sparse file under the data dir; keeps its data. */
     FILE(true),
     /** null_blk: writes vanish, reads return zeros. */
-    NULL(false);
+    NULL(false),
+    /** An export of an NBD server (another Blockwork, nbdkit, qemu-storage-daemon): the server keeps it. */
+    NBD(true);
 
     private final boolean keepsData;
 

@@ -5,6 +5,7 @@ import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.persistence.dm.DmDeviceRecord;
 import io.blockwork.persistence.dm.DmDeviceRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
@@ -22,12 +23,16 @@ import org.springframework.stereotype.Component;
 @Component
 class DmRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final DmDeviceRepository repository;
     private final DeviceRegistry registry;
     private final DmHolds holds;
     private final DmConfig config;
 
-    DmRestorer(DmDeviceRepository repository, DeviceRegistry registry, DmHolds holds, DmConfig config) {
+    DmRestorer(DmDeviceRepository repository, DeviceRegistry registry, DmHolds holds, DmConfig config, NodeScope nodes) {
+        this.nodes = nodes;
         this.config = config;
         this.repository = repository;
         this.registry = registry;
@@ -36,7 +41,7 @@ class DmRestorer implements RestorableSource {
 
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+        return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
     private Restorable restorable(DmDeviceRecord record) {

@@ -21,6 +21,7 @@ import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.ForcedRemoval;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.time.Duration;
@@ -43,6 +44,9 @@ import org.springframework.stereotype.Service;
  * <p>Suspends wait for I/O in flight at most {@code blockwork.dm.suspend-timeout} (default 30 s):
  * they run under the management lock, and I/O stuck below (on a suspended lower device) must not
  * keep every other management operation, the lower device's resume included, waiting forever.
+ *
+ * <p>Size note: just over 400 lines because each dmsetup verb is one short operation here, and
+ * the node checks (another node's device is read-only) sit beside the lookups they guard.
  */
 @Service
 public class DmService {
@@ -56,10 +60,12 @@ public class DmService {
     private final DmHolds holds;
     private final ForcedRemoval forcedRemoval;
     private final Duration suspendTimeout;
+    private final NodeScope nodes;
 
     public DmService(DmConfig config, DmDeviceRepository repository, DeviceRegistry registry,
                      ManagementOperations management, DmHolds holds, ForcedRemoval forcedRemoval,
-                     @Value("${blockwork.dm.suspend-timeout:30s}") Duration suspendTimeout) {
+                     @Value("${blockwork.dm.suspend-timeout:30s}") Duration suspendTimeout, NodeScope nodes) {
+        this.nodes = nodes;
         this.config = config;
         this.repository = repository;
         this.registry = registry;
@@ -113,13 +119,13 @@ public class DmService {
     }
 
     public DmView get(String name) {
-        return view(record(name));
+        return view(found(name));
     }
 
     /** The live (or inactive) table as {@code dmsetup table [--inactive]} prints it; "" for none. */
     public String tableText(String name, boolean inactive) {
-        DmDeviceRecord record = record(name);
-        if (registry.require(name).device() instanceof MappedDevice d) {
+        DmDeviceRecord record = found(name);
+        if (nodes.isLocal(record) && registry.require(name).device() instanceof MappedDevice d) {
             return inactive ? d.inactiveTableText() : d.tableText();
         }
         return inactive ? nullToEmpty(record.getInactiveTable()) : record.getLiveTable();
@@ -127,7 +133,7 @@ public class DmService {
 
     /** The live table's status as {@code dmsetup status} prints it. */
     public String statusText(String name) {
-        record(name);
+        nodes.requireLocal(found(name), "dm device " + name);
         return live(name).statusText();
     }
 
@@ -225,7 +231,7 @@ public class DmService {
             record.setName(newName);
             DmDeviceRecord saved = save(record);
             for (Holder h : entry.holders()) {
-                DmDeviceRecord above = record(h.name());
+                DmDeviceRecord above = found(h.name());
                 if (registry.require(h.name()).device() instanceof MappedDevice upper) {
                     save(recordState(above, upper)); // its tables now print the new name
                 }
@@ -368,28 +374,36 @@ public class DmService {
         return Records.save(repository, record, "dm device " + record.getName());
     }
 
+    /** The device's row, for a change: this node's devices only (409 other-node naming the owner). */
     private DmDeviceRecord record(String name) {
+        return nodes.requireLocal(found(name), "dm device " + name);
+    }
+
+    private DmDeviceRecord found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("dm device", name));
     }
 
+    /** The live device for a change; another node's device is 409 other-node, an unknown one 404. */
     private MappedDevice live(String name) {
         if (registry.device(name) instanceof MappedDevice d) {
             return d;
         }
+        repository.findByName(name).ifPresent(r -> nodes.requireLocal(r, "dm device " + name));
         throw ProblemException.notFound("dm device", name);
     }
 
     private DmView view(DmDeviceRecord r) {
-        RegisteredDevice entry = registry.find(r.getName()).orElse(null);
+        RegisteredDevice entry = nodes.isLocal(r) ? registry.find(r.getName()).orElse(null) : null;
         if (entry == null || !(entry.device() instanceof MappedDevice d)) {
-            ObjectState state = entry != null ? entry.state() : ObjectState.failed("not registered");
+            ObjectState state = !nodes.isLocal(r) ? ObjectState.onNode(r.getNode())
+                    : entry != null ? entry.state() : ObjectState.failed("not registered");
             return new DmView(r.getName(), r.getUuid(), r.getLiveTable(), r.getInactiveTable(), r.isSuspended(),
-                    strategies(r), null, null, state, r.getCreatedAt());
+                    strategies(r), null, null, state, r.getCreatedAt(), r.getNode());
         }
         String inactive = d.inactiveTableText();
         return new DmView(r.getName(), r.getUuid(), d.tableText(), inactive.isEmpty() ? null : inactive,
                 d.state() == DeviceInfo.State.SUSPENDED, strategies(r), d.info(), d.status(StatusType.INFO),
-                entry.state(), r.getCreatedAt());
+                entry.state(), r.getCreatedAt(), r.getNode());
     }
 
     private static String nullToEmpty(String s) {

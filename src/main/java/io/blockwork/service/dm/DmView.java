@@ -16,8 +16,9 @@ import java.util.List;
  * @param strategies the mechanisms chosen at creation
  * @param info {@code dmsetup info}; null when the device is not active
  * @param status the live table's INFO status lines; null when the device is not active
+ * @param node the node whose instance assembles and changes the device
  */
 public record DmView(String name, String uuid, String table, String inactiveTable, boolean suspended,
                      DmStrategies strategies, DeviceInfo info, List<TargetStatus> status, ObjectState state,
-                     Instant createdAt) {
+                     Instant createdAt, String node) {
 }

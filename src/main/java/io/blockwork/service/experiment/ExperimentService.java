@@ -5,6 +5,7 @@ import io.blockwork.engine.seeds.SeedOutcome;
 import io.blockwork.engine.seeds.SeedProgress;
 import io.blockwork.engine.seeds.SeedRun;
 import io.blockwork.engine.workload.WorkloadResult;
+import io.blockwork.persistence.node.LocalNode;
 import io.blockwork.persistence.workload.ExperimentRecord;
 import io.blockwork.persistence.workload.ExperimentRepository;
 import io.blockwork.persistence.workload.RunState;
@@ -48,14 +49,17 @@ public class ExperimentService {
     public static final long MAX_SECONDS = 60;
 
     private final ExperimentRepository repository;
+    /** Whose rows a crash left running this instance marks interrupted: its own node's only. */
+    private final LocalNode local;
     private final EventHub hub;
     private final JsonMapper json;
     /** The experiment running now, or null. */
     private final AtomicReference<Running> current = new AtomicReference<>();
     private volatile boolean stopping;
 
-    public ExperimentService(ExperimentRepository repository, EventHub hub, JsonMapper json) {
+    public ExperimentService(ExperimentRepository repository, EventHub hub, JsonMapper json, LocalNode local) {
         this.repository = repository;
+        this.local = local;
         this.hub = hub;
         this.json = json;
     }
@@ -258,7 +262,7 @@ public class ExperimentService {
 
     @EventListener(ApplicationStartedEvent.class)
     void markInterrupted() {
-        for (ExperimentRecord rec : repository.findByState(RunState.RUNNING.label())) {
+        for (ExperimentRecord rec : repository.findByStateAndNode(RunState.RUNNING.label(), local.name())) {
             rec.end(RunState.INTERRUPTED, rec.getStartedAt(), null, "the service stopped while it ran");
             repository.save(rec);
         }

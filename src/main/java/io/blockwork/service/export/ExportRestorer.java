@@ -2,6 +2,7 @@ package io.blockwork.service.export;
 
 import io.blockwork.persistence.export.ExportRecord;
 import io.blockwork.persistence.export.ExportRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
@@ -17,17 +18,21 @@ import org.springframework.stereotype.Component;
 @Component
 class ExportRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final ExportRepository repository;
     private final ExportService exports;
 
-    ExportRestorer(ExportRepository repository, ExportService exports) {
+    ExportRestorer(ExportRepository repository, ExportService exports, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.exports = exports;
     }
 
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream().map(this::restorable).toList();
+        return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
     private Restorable restorable(ExportRecord record) {

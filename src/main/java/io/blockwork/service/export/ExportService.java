@@ -15,6 +15,7 @@ import io.blockwork.service.device.DroppableHolder;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.service.problem.Problem;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.problem.ProblemException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -44,11 +45,13 @@ public class ExportService implements DroppableHolder {
     private final DeviceRegistry registry;
     private final ManagementOperations management;
     private final NbdServerLifecycle nbd;
+    private final NodeScope nodes;
     /** Configured exports that are not served, by name, with why; written by assembly and deletes. */
     private final Map<String, ObjectState> unavailable = new ConcurrentHashMap<>();
 
     public ExportService(ExportRepository repository, DeviceRegistry registry, ManagementOperations management,
-                         NbdServerLifecycle nbd) {
+                         NbdServerLifecycle nbd, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.registry = registry;
         this.management = management;
@@ -93,7 +96,7 @@ public class ExportService implements DroppableHolder {
     }
 
     public ExportView get(String name) {
-        return view(record(name));
+        return view(found(name));
     }
 
     /** Deletes an export; its clients are disconnected once their requests in flight are answered. */
@@ -181,22 +184,28 @@ public class ExportService implements DroppableHolder {
         return Records.save(repository, record, "export " + record.getName());
     }
 
+    /** The export's row, for a change: this node's exports only (409 other-node naming the owner). */
     private ExportRecord record(String name) {
+        return nodes.requireLocal(found(name), "export " + name);
+    }
+
+    private ExportRecord found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("export", name));
     }
 
     private ExportView view(ExportRecord r) {
-        NbdExport live = nbd.exports().find(r.getName()).orElse(null);
+        NbdExport live = nodes.isLocal(r) ? nbd.exports().find(r.getName()).orElse(null) : null;
         if (live == null) {
-            ObjectState state = unavailable.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
+            ObjectState state = !nodes.isLocal(r) ? ObjectState.onNode(r.getNode())
+                    : unavailable.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
             return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(), r.isRaw(),
                     r.getDescription(), r.getCreatedAt(), state, null, List.of(), r.isTlsRequired(),
-                    r.getAllowedClients());
+                    r.getAllowedClients(), r.getNode());
         }
         List<ExportView.Client> clients = nbd.clients(r.getName()).stream().map(ExportService::client).toList();
         return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(), r.isRaw(),
                 r.getDescription(), r.getCreatedAt(), ObjectState.RUNNING, live.device().sizeBytes(), clients,
-                r.isTlsRequired(), r.getAllowedClients());
+                r.isTlsRequired(), r.getAllowedClients(), r.getNode());
     }
 
     private static ExportView.Client client(NbdClient c) {

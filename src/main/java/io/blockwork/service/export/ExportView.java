@@ -15,7 +15,7 @@ import java.util.List;
  */
 public record ExportView(String name, String device, String deviceKind, boolean readOnly, boolean raw, String description,
                          Instant createdAt, ObjectState state, Long sizeBytes, List<Client> clients,
-                         boolean tlsRequired, List<String> allowedClients) {
+                         boolean tlsRequired, List<String> allowedClients, String node) {
 
     /**
      * One connected NBD client.

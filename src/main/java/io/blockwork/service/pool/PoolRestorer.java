@@ -1,6 +1,7 @@
 package io.blockwork.service.pool;
 
 import io.blockwork.persistence.pool.PoolRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
@@ -15,17 +16,21 @@ import org.springframework.stereotype.Component;
 @Component
 class PoolRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final PoolRepository repository;
     private final PoolService pools;
 
-    PoolRestorer(PoolRepository repository, PoolService pools) {
+    PoolRestorer(PoolRepository repository, PoolService pools, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.pools = pools;
     }
 
     @Override
     public List<Restorable> restorables() {
-        return repository.findAllByOrderByNameAsc().stream()
+        return nodes.local(repository.findAllByOrderByNameAsc()).stream()
                 .map(p -> new Restorable(PoolService.ref(p), Set.of(new Ref(p.getDeviceKind(), p.getDeviceName())),
                         () -> pools.assemble(p), state -> pools.markUnavailable(p, state)))
                 .toList();

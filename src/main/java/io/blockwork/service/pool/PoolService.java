@@ -14,6 +14,7 @@ import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.time.Instant;
@@ -47,11 +48,13 @@ public class PoolService {
     private final PoolExtents extents;
     private final DeviceRegistry registry;
     private final ManagementOperations management;
+    private final NodeScope nodes;
     /** Every configured pool's state, by name: running, or why not. Written by management operations and assembly. */
     private final Map<String, ObjectState> states = new ConcurrentHashMap<>();
 
     public PoolService(PoolRepository repository, ThinPoolRepository thinPools, VolumeRepository volumes,
-                       PoolExtents extents, DeviceRegistry registry, ManagementOperations management) {
+                       PoolExtents extents, DeviceRegistry registry, ManagementOperations management, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.thinPools = thinPools;
         this.volumes = volumes;
@@ -110,7 +113,7 @@ public class PoolService {
     /** Deletes an empty pool and lets go of its device; refused with pool-not-empty while it has volumes. */
     public void delete(String name) {
         management.run(changes -> {
-            PoolRecord record = record(name);
+            PoolRecord record = local(name);
             List<String> names = volumes.findAllByPoolIdOrderByNameAsc(record.getId()).stream()
                     .map(VolumeRecord::getName).toList();
             List<ExtentOwner> owners = extents.owners(record);
@@ -140,6 +143,14 @@ public class PoolService {
     /** The pool's record, or not-found. */
     public PoolRecord record(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("pool", name));
+    }
+
+    /**
+     * The pool's record for a change to it or to its volumes and snapshots, which live on the
+     * pool's node: another node's pool is 409 other-node naming the owner.
+     */
+    public PoolRecord local(String name) {
+        return nodes.requireLocal(record(name), "pool " + name + " (with its volumes and snapshots)");
     }
 
     /** The record of volume {@code name} in {@code pool}, or not-found. */
@@ -227,8 +238,10 @@ public class PoolService {
                 .map(e -> e.device().sizeBytes()).orElse(null);
         List<String> names = volumes.findAllByPoolIdOrderByNameAsc(r.getId()).stream().map(VolumeRecord::getName)
                 .toList();
-        return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), deviceSize, r.getExtentSizeBytes(),
-                map.totalExtents(), map.freeExtents(), map.usedExtents(), map.largestFreeRun(), names, state(r.getName()),
-                r.getCreatedAt(), PoolView.CLASSIC, null);
+        boolean local = nodes.isLocal(r);
+        return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), local ? deviceSize : null,
+                r.getExtentSizeBytes(), map.totalExtents(), map.freeExtents(), map.usedExtents(), map.largestFreeRun(),
+                names, local ? state(r.getName()) : ObjectState.onNode(r.getNode()), r.getCreatedAt(), r.getNode(),
+                PoolView.CLASSIC, null);
     }
 }

@@ -12,12 +12,15 @@ import java.util.List;
  *
  * @param deviceSizeBytes null while the device is not active
  * @param volumes the pool's volumes by name
+ * @param node the node whose instance assembles and changes the pool, its volumes and snapshots;
+ *        null for a thin pool (thin pools are not node-owned yet: every instance assembles them)
  * @param type {@link #CLASSIC} or {@link #THIN}
  * @param thin a thin pool's data and metadata use; null for a classic pool
  */
 public record PoolView(String name, String device, String deviceKind, Long deviceSizeBytes, long extentSizeBytes,
                        long totalExtents, long freeExtents, long usedExtents, long largestFreeRunExtents,
-                       List<String> volumes, ObjectState state, Instant createdAt, String type, ThinPoolUsage thin) {
+                       List<String> volumes, ObjectState state, Instant createdAt, String node, String type,
+                       ThinPoolUsage thin) {
 
     public static final String CLASSIC = "classic";
     public static final String THIN = "thin";

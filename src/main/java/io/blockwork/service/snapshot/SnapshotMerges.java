@@ -104,7 +104,7 @@ public class SnapshotMerges {
      */
     public SnapshotView merge(String poolName, String volumeName, String name) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.record(poolName);
+            PoolRecord pool = pools.local(poolName);
             VolumeRecord volume = pools.volume(pool, volumeName);
             SnapshotRecord record = records.of(volume, name);
             records.merging(volume).ifPresent(r -> {

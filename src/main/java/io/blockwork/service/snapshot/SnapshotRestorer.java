@@ -3,6 +3,7 @@ package io.blockwork.service.snapshot;
 import io.blockwork.persistence.snapshot.SnapshotRepository;
 import io.blockwork.persistence.volume.VolumeRecord;
 import io.blockwork.persistence.volume.VolumeRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
@@ -23,11 +24,15 @@ import org.springframework.stereotype.Component;
 @Component
 class SnapshotRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final SnapshotRepository repository;
     private final VolumeRepository volumes;
     private final SnapshotAssembly assembly;
 
-    SnapshotRestorer(SnapshotRepository repository, VolumeRepository volumes, SnapshotAssembly assembly) {
+    SnapshotRestorer(SnapshotRepository repository, VolumeRepository volumes, SnapshotAssembly assembly, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.volumes = volumes;
         this.assembly = assembly;
@@ -37,7 +42,7 @@ class SnapshotRestorer implements RestorableSource {
     public List<Restorable> restorables() {
         Map<Long, VolumeRecord> byId = volumes.findAll().stream()
                 .collect(Collectors.toMap(VolumeRecord::getId, Function.identity()));
-        return repository.findAllByOrderByIdAsc().stream()
+        return nodes.local(repository.findAllByOrderByIdAsc()).stream()
                 .map(s -> new Restorable(new Ref(DeviceKind.SNAPSHOT.label(), s.getName()),
                         Set.of(VolumeService.ref(byId.get(s.getVolumeId()))),
                         () -> assembly.requireAssembled(s.getName()),

@@ -73,7 +73,7 @@ public class SnapshotService implements VolumeSnapshots {
 
     public SnapshotView create(String poolName, String volumeName, NewSnapshot s) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.record(poolName);
+            PoolRecord pool = pools.local(poolName);
             VolumeRecord volume = pools.volume(pool, volumeName);
             String name = DeviceNames.require(s.name(), "name");
             long es = pool.getExtentSizeBytes();
@@ -151,7 +151,7 @@ public class SnapshotService implements VolumeSnapshots {
      */
     public void delete(String poolName, String volumeName, String name, boolean force) {
         management.run(changes -> {
-            PoolRecord pool = pools.record(poolName);
+            PoolRecord pool = pools.local(poolName);
             VolumeRecord volume = pools.volume(pool, volumeName);
             drop(volume, records.of(volume, name), force, changes);
         });

@@ -14,6 +14,8 @@ import java.util.List;
  * @param exceptions chunks it keeps (copied out of the volume, or written to it); null when unknown
  * @param merge the merge's progress; null unless merging
  * @param status its status line as {@code dmsetup status} prints it; null when not active
+ * @param node its pool's node, whose instance assembles and changes it; null for a thin snapshot
+ *        (thin pools are not node-owned yet)
  * @param type {@link #COW} (copy-on-write space of a classic pool) or {@link #THIN} (a thin device
  *        sharing blocks with its source; sizeBytes is then its virtual size, fillPercent its Data%)
  * @param source what a thin snapshot was taken of: its volume, or another snapshot of it; the volume for COW
@@ -21,7 +23,7 @@ import java.util.List;
 public record SnapshotView(String name, String pool, String volume, long sizeBytes, long extentCount,
                            long chunkSizeBytes, boolean persistent, String state, String reason, Double fillPercent,
                            Long allocatedBytes, Long exceptions, MergeProgress merge, List<String> exports,
-                           String status, Instant createdAt, String type, String source) {
+                           String status, Instant createdAt, String node, String type, String source) {
 
     public static final String COW = "cow";
     public static final String THIN = "thin";

@@ -7,6 +7,7 @@ import io.blockwork.engine.dm.targets.Snapshots;
 import io.blockwork.persistence.pool.PoolRecord;
 import io.blockwork.persistence.snapshot.SnapshotRecord;
 import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
@@ -20,20 +21,27 @@ import org.springframework.stereotype.Component;
 class SnapshotViews {
 
     private final DeviceRegistry registry;
+    private final NodeScope nodes;
 
-    SnapshotViews(DeviceRegistry registry) {
+    SnapshotViews(DeviceRegistry registry, NodeScope nodes) {
         this.registry = registry;
+        this.nodes = nodes;
     }
 
     SnapshotView view(SnapshotRecord r, VolumeRecord volume, PoolRecord pool) {
-        RegisteredDevice entry = registry.find(r.getName()).orElse(null);
+        boolean local = nodes.isLocal(pool);
+        RegisteredDevice entry = local ? registry.find(r.getName()).orElse(null) : null;
         long es = pool.getExtentSizeBytes();
         String state;
         String reason = null;
         SnapshotStatus status = null;
         SnapshotView.MergeProgress merge = null;
         String statusLine = null;
-        if (r.isMerging()) {
+        if (!local) {
+            ObjectState s = ObjectState.onNode(pool.getNode());
+            state = s.actual();
+            reason = s.reason();
+        } else if (r.isMerging()) {
             state = "merging";
             MappedDevice v = registry.find(volume.getName(), MappedDevice.class).orElse(null);
             status = v == null ? null : Snapshots.status(v).orElse(null);
@@ -64,7 +72,7 @@ class SnapshotViews {
         return new SnapshotView(r.getName(), pool.getName(), volume.getName(), r.getExtentCount() * es,
                 r.getExtentCount(), r.getChunkSectors() << 9, StoreType.PERSISTENT.code().equals(r.getStore()), state,
                 reason, known ? round(status.fillPercent()) : null, known ? status.allocatedSectors() << 9 : null,
-                known ? status.exceptions() : null, merge, exports, statusLine, r.getCreatedAt(), SnapshotView.COW,
+                known ? status.exceptions() : null, merge, exports, statusLine, r.getCreatedAt(), pool.getNode(), SnapshotView.COW,
                 volume.getName());
     }
 

@@ -19,6 +19,7 @@ import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.pool.ByteUnits;
 import io.blockwork.service.pool.ExtentOwner;
 import io.blockwork.service.pool.PoolExtents;
@@ -70,12 +71,14 @@ public class ThinPoolService {
     private final ThinDevices devices;
     private final DeviceRegistry registry;
     private final ManagementOperations management;
+    private final NodeScope nodes;
     /** Every configured thin pool's state, by name. */
     private final Map<String, ObjectState> states = new ConcurrentHashMap<>();
 
     ThinPoolService(ThinPoolRepository repository, ThinVolumeRepository volumes, PoolRepository classicPools,
                     PoolService pools, PoolExtents extents, ThinDevices devices, DeviceRegistry registry,
-                    ManagementOperations management) {
+                    ManagementOperations management, NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.volumes = volumes;
         this.classicPools = classicPools;
@@ -113,6 +116,7 @@ public class ThinPoolService {
                 }
                 PoolRecord parent;
                 try {
+                    pools.local(r.from());
                     parent = pools.active(r.from());
                 } catch (ProblemException e) {
                     throw e.atField("from");
@@ -272,7 +276,7 @@ public class ThinPoolService {
     /** Deletes a thin pool without volumes, its devices, and (carved) its extents. */
     public void delete(String name) {
         management.run(changes -> {
-            ThinPoolRecord r = record(name);
+            ThinPoolRecord r = local(name);
             List<String> names = volumes.findAllByThinPoolIdOrderByNameAsc(r.getId()).stream()
                     .map(ThinVolumeRecord::getName).toList();
             if (!names.isEmpty()) {
@@ -320,9 +324,17 @@ public class ThinPoolService {
         return repository.findById(id).orElseThrow(() -> new IllegalStateException("thin pool #" + id + " is not configured"));
     }
 
-    /** The record of a thin pool that is active, else conflict naming why not. */
+    /**
+     * The record for a change to the thin pool or to its thin volumes and snapshots, which live on
+     * the pool's node: another node's pool is 409 other-node naming the owner.
+     */
+    public ThinPoolRecord local(String name) {
+        return nodes.requireLocal(record(name), "thin pool " + name + " (with its thin volumes and snapshots)");
+    }
+
+    /** The record of a thin pool of this node that is active, else conflict naming why not. */
     public ThinPoolRecord active(String name) {
-        ThinPoolRecord r = record(name);
+        ThinPoolRecord r = local(name);
         ObjectState s = states.getOrDefault(name, ObjectState.failed("not assembled"));
         if (!s.live()) {
             throw new ProblemException(Problem.CONFLICT, "thin pool " + name + " is not active: " + s.reason());
@@ -412,8 +424,14 @@ public class ThinPoolService {
 
     /* ---- views ---- */
 
+    boolean isLocal(ThinPoolRecord r) {
+        return nodes.isLocal(r);
+    }
+
     PoolView view(ThinPoolRecord r) {
-        ObjectState state = states.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
+        boolean local = nodes.isLocal(r);
+        ObjectState state = !local ? ObjectState.onNode(r.getNode())
+                : states.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
         long chunk = r.getBlockSizeBytes();
         List<ThinVolumeRecord> all = volumes.findAllByThinPoolIdOrderByNameAsc(r.getId());
         List<String> names = all.stream().filter(v -> !v.snapshot()).map(ThinVolumeRecord::getName).toList();
@@ -433,11 +451,11 @@ public class ThinPoolService {
                 dataBlocks == 0 ? 0 : Math.round(100.0 * virtual / (dataBlocks * chunk)) / 100.0,
                 pool.map(p -> p.mode().label()).orElse(null), r.isErrorWhenFull(), r.getDiscards(), r.isZeroNewBlocks(),
                 u == null ? 0 : u.transactionId(), status);
-        Long deviceSize = registry.find(tpool).filter(RegisteredDevice::live).map(e -> e.device().sizeBytes())
-                .orElse(null);
+        Long deviceSize = !local ? null : registry.find(tpool).filter(RegisteredDevice::live)
+                .map(e -> e.device().sizeBytes()).orElse(null);
         long free = dataBlocks - used;
         return new PoolView(r.getName(), tpool, DeviceKind.HIDDEN.label(), deviceSize, chunk, dataBlocks, free, used,
-                free, names, state, r.getCreatedAt(), PoolView.THIN, usage);
+                free, names, state, r.getCreatedAt(), r.getNode(), PoolView.THIN, usage);
     }
 
     static double percent(long part, long whole) {

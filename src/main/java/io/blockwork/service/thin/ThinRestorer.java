@@ -8,6 +8,7 @@ import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.node.NodeScope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ import org.springframework.stereotype.Component;
 /**
  * Thin pools and their thin devices at start-up: each pool after its data and metadata devices
  * (or its classic pool), reading its metadata back; each thin volume and snapshot after its pool.
- * One that cannot come back keeps its name, failed or blocked with why.
+ * One that cannot come back keeps its name, failed or blocked with why. Only this node's pools
+ * (and their thin devices) come back; another node's are that node's to assemble.
  */
 @Component
 class ThinRestorer implements RestorableSource {
@@ -29,9 +31,11 @@ class ThinRestorer implements RestorableSource {
     private final ThinPoolService poolService;
     private final ThinVolumeService volumeService;
     private final DeviceRegistry registry;
+    private final NodeScope nodes;
 
     ThinRestorer(ThinPoolRepository pools, ThinVolumeRepository volumes, ThinPoolService poolService,
-                 ThinVolumeService volumeService, DeviceRegistry registry) {
+                 ThinVolumeService volumeService, DeviceRegistry registry, NodeScope nodes) {
+        this.nodes = nodes;
         this.pools = pools;
         this.volumes = volumes;
         this.poolService = poolService;
@@ -42,13 +46,14 @@ class ThinRestorer implements RestorableSource {
     @Override
     public List<Restorable> restorables() {
         List<Restorable> out = new ArrayList<>();
-        Map<Long, ThinPoolRecord> byId = pools.findAll().stream()
+        // this node's pools, and the thin volumes and snapshots of those
+        Map<Long, ThinPoolRecord> byId = nodes.local(pools.findAll()).stream()
                 .collect(Collectors.toMap(ThinPoolRecord::getId, Function.identity()));
         for (ThinPoolRecord p : byId.values()) {
             out.add(new Restorable(ThinPoolService.ref(p), Set.of(poolService.dependencies(p)),
                     () -> poolService.assemble(p), state -> poolService.markUnavailable(p, state)));
         }
-        volumes.findAllByOrderByNameAsc().forEach(v -> {
+        volumes.findAllByOrderByNameAsc().stream().filter(v -> byId.containsKey(v.getThinPoolId())).forEach(v -> {
             DeviceKind kind = v.snapshot() ? DeviceKind.SNAPSHOT : DeviceKind.VOLUME;
             Ref pool = ThinPoolService.ref(byId.get(v.getThinPoolId()));
             out.add(new Restorable(new Ref(kind.label(), v.getName()), Set.of(pool), () -> volumeService.assemble(v),

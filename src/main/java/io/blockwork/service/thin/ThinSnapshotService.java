@@ -49,7 +49,7 @@ public class ThinSnapshotService {
      */
     public SnapshotView create(String poolName, String volumeName, String name, String source) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.record(poolName);
+            ThinPoolRecord pool = pools.local(poolName);
             ThinVolumeRecord volume = volumes.volume(pool, volumeName);
             DeviceNames.require(name, "name");
             ThinVolumeRecord from = source == null || source.equals(volumeName) ? volume : sourceSnapshot(volume, source);
@@ -91,7 +91,7 @@ public class ThinSnapshotService {
     /** Deletes a snapshot; refused with device-busy while exported, unless {@code force}. */
     public void delete(String poolName, String volumeName, String name, boolean force) {
         management.run(changes -> {
-            ThinPoolRecord pool = pools.record(poolName);
+            ThinPoolRecord pool = pools.local(poolName);
             ThinVolumeRecord volume = volumes.volume(pool, volumeName);
             thinVolumes.drop(pool, volumes.snapshot(volume, name), force, changes);
         });
@@ -104,7 +104,7 @@ public class ThinSnapshotService {
      */
     public SnapshotView merge(String poolName, String volumeName, String name) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.record(poolName);
+            ThinPoolRecord pool = pools.local(poolName);
             ThinVolumeRecord volume = volumes.volume(pool, volumeName);
             ThinVolumeRecord snap = volumes.snapshot(volume, name);
             pools.active(poolName);

@@ -62,7 +62,7 @@ public class ThinVolumeService {
 
     public VolumeResult create(String poolName, String name, Long sizeBytes) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.record(poolName);
+            ThinPoolRecord pool = pools.local(poolName);
             DeviceNames.require(name, "name");
             long requested = checkSize(sizeBytes);
             long size = Math.ceilDiv(requested, pool.getBlockSizeBytes()) * pool.getBlockSizeBytes();
@@ -112,7 +112,7 @@ public class ThinVolumeService {
      */
     public VolumeResult change(String poolName, String name, VolumeChange change) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.record(poolName);
+            ThinPoolRecord pool = pools.local(poolName);
             ThinVolumeRecord record = volumes.volume(pool, name);
             if (change.sizeBytes() == null && change.deltaBytes() == null && change.newName() == null) {
                 throw ProblemException.invalid("size", "nothing to change: give a new size and/or a new name");
@@ -176,7 +176,7 @@ public class ThinVolumeService {
      */
     public void delete(String poolName, String name, boolean force) {
         management.run(changes -> {
-            ThinPoolRecord pool = pools.record(poolName);
+            ThinPoolRecord pool = pools.local(poolName);
             ThinVolumeRecord record = volumes.volume(pool, name);
             List<ThinVolumeRecord> snaps = volumes.snapshots(record);
             if (!snaps.isEmpty() && !force) {

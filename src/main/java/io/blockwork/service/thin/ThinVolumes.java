@@ -77,7 +77,7 @@ class ThinVolumes {
     /* ---- views ---- */
 
     VolumeView view(ThinVolumeRecord v, ThinPoolRecord pool, boolean detail) {
-        RegisteredDevice entry = registry.find(v.getName()).orElse(null);
+        RegisteredDevice entry = local(v, pool);
         long chunk = pool.getBlockSizeBytes();
         long mapped = mappedBytes(v, pool);
         List<String> holders = entry == null ? List.of() : entry.holders().stream().map(Holder::toString).sorted().toList();
@@ -85,32 +85,38 @@ class ThinVolumes {
                 : null;
         List<String> snaps = snapshots(v).stream().map(ThinVolumeRecord::getName).toList();
         return new VolumeView(v.getName(), pool.getName(), v.getSizeBytes(), v.getSizeBytes() / chunk, chunk, 0,
-                v.getName(), attributes(entry, pool), exports(entry), holders, snaps, state(entry), v.getCreatedAt(),
-                detail ? List.of() : null, table, VolumeView.THIN, Math.max(mapped, 0),
+                v.getName(), attributes(entry, pool), exports(entry), holders, snaps, state(entry, pool), v.getCreatedAt(),
+                detail ? List.of() : null, table, pool.getNode(), VolumeView.THIN, Math.max(mapped, 0),
                 mapped < 0 ? null : ThinPoolService.percent(mapped, v.getSizeBytes()));
     }
 
     SnapshotView snapshotView(ThinVolumeRecord s, ThinVolumeRecord volume, ThinPoolRecord pool, String stateOverride) {
-        RegisteredDevice entry = registry.find(s.getName()).orElse(null);
+        RegisteredDevice entry = local(s, pool);
         long chunk = pool.getBlockSizeBytes();
         long mapped = mappedBytes(s, pool);
-        ObjectState state = state(entry);
+        ObjectState state = state(entry, pool);
         String status = entry != null && entry.live() ? entry.device(MappedDevice.class)
                 .map(d -> d.statusText().strip()).orElse(null) : null;
         return new SnapshotView(s.getName(), pool.getName(), volume.getName(), s.getSizeBytes(), s.getSizeBytes() / chunk,
                 chunk, true, stateOverride != null ? stateOverride : state.actual(), state.reason(),
                 mapped < 0 ? null : ThinPoolService.percent(mapped, s.getSizeBytes()), mapped < 0 ? null : mapped, null,
-                null, exports(entry), status, s.getCreatedAt(), SnapshotView.THIN, s.getSource());
+                null, exports(entry), status, s.getCreatedAt(), pool.getNode(), SnapshotView.THIN, s.getSource());
     }
 
-    /** Bytes of data blocks the thin device maps, or -1 when its pool is not active. */
+    /** The thin device's registry entry; null while not assembled or when the pool is another node's. */
+    private RegisteredDevice local(ThinVolumeRecord v, ThinPoolRecord pool) {
+        return pools.isLocal(pool) ? registry.find(v.getName()).orElse(null) : null;
+    }
+
+    /** Bytes of data blocks the thin device maps, or -1 when its pool is not active (or another node's). */
     private long mappedBytes(ThinVolumeRecord v, ThinPoolRecord pool) {
-        Optional<Pool> p = pools.engine(pool);
+        Optional<Pool> p = pools.isLocal(pool) ? pools.engine(pool) : Optional.empty();
         return p.map(x -> x.metadata().mappedBlocks(v.getThinId()) * pool.getBlockSizeBytes()).orElse(-1L);
     }
 
-    private static ObjectState state(RegisteredDevice entry) {
-        return entry == null ? ObjectState.failed("not assembled") : entry.state();
+    private ObjectState state(RegisteredDevice entry, ThinPoolRecord pool) {
+        return !pools.isLocal(pool) ? ObjectState.onNode(pool.getNode())
+                : entry == null ? ObjectState.failed("not assembled") : entry.state();
     }
 
     private static List<String> exports(RegisteredDevice entry) {

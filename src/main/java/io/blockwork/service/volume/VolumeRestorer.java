@@ -3,6 +3,7 @@ package io.blockwork.service.volume;
 import io.blockwork.persistence.pool.PoolRecord;
 import io.blockwork.persistence.pool.PoolRepository;
 import io.blockwork.persistence.volume.VolumeRepository;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Restorable;
 import io.blockwork.service.assembly.RestorableSource;
 import io.blockwork.service.device.DeviceKind;
@@ -23,6 +24,9 @@ import org.springframework.stereotype.Component;
 @Component
 class VolumeRestorer implements RestorableSource {
 
+    /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
+    private final NodeScope nodes;
+
     private final PoolRepository pools;
     private final VolumeRepository repository;
     private final VolumeService volumes;
@@ -30,7 +34,8 @@ class VolumeRestorer implements RestorableSource {
     private final DeviceRegistry registry;
 
     VolumeRestorer(PoolRepository pools, VolumeRepository repository, VolumeService volumes,
-                   VolumeSnapshots snapshots, DeviceRegistry registry) {
+                   VolumeSnapshots snapshots, DeviceRegistry registry, NodeScope nodes) {
+        this.nodes = nodes;
         this.pools = pools;
         this.repository = repository;
         this.volumes = volumes;
@@ -42,7 +47,7 @@ class VolumeRestorer implements RestorableSource {
     public List<Restorable> restorables() {
         Map<Long, PoolRecord> byId = pools.findAll().stream()
                 .collect(Collectors.toMap(PoolRecord::getId, Function.identity()));
-        return repository.findAllByOrderByNameAsc().stream()
+        return nodes.local(repository.findAllByOrderByNameAsc()).stream()
                 .map(v -> new Restorable(VolumeService.ref(v), Set.of(PoolService.ref(byId.get(v.getPoolId()))),
                         () -> {
                             volumes.assemble(v);

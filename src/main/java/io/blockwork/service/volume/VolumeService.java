@@ -24,6 +24,7 @@ import io.blockwork.service.pool.ExtentOwner;
 import io.blockwork.service.pool.PoolExtents;
 import io.blockwork.service.pool.PoolService;
 import io.blockwork.service.pool.Segment;
+import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.time.Instant;
@@ -62,10 +63,13 @@ public class VolumeService {
     private final ManagementOperations management;
     private final ForcedRemoval forcedRemoval;
     private final VolumeSnapshots snapshots;
+    private final NodeScope nodes;
 
     VolumeService(VolumeRepository repository, PoolRepository poolRepository, PoolService pools,
                   PoolExtents extents, VolumeDevices devices, DeviceRegistry registry,
-                  ManagementOperations management, ForcedRemoval forcedRemoval, VolumeSnapshots snapshots) {
+                  ManagementOperations management, ForcedRemoval forcedRemoval, VolumeSnapshots snapshots,
+                  NodeScope nodes) {
+        this.nodes = nodes;
         this.repository = repository;
         this.poolRepository = poolRepository;
         this.pools = pools;
@@ -81,7 +85,7 @@ public class VolumeService {
 
     public VolumeResult create(String poolName, String name, Long sizeBytes) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.record(poolName);
+            PoolRecord pool = pools.local(poolName);
             DeviceNames.require(name, "name");
             long size = checkSize(sizeBytes, "size");
             long count = extentsFor(size, pool);
@@ -139,7 +143,7 @@ public class VolumeService {
      */
     public VolumeResult change(String poolName, String name, VolumeChange change) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.record(poolName);
+            PoolRecord pool = pools.local(poolName);
             VolumeRecord record = record(pool, name);
             if (change.sizeBytes() == null && change.deltaBytes() == null && change.newName() == null) {
                 throw ProblemException.invalid("size", "nothing to change: give a new size and/or a new name");
@@ -207,7 +211,7 @@ public class VolumeService {
      */
     public void delete(String poolName, String name, boolean force) {
         management.run(changes -> {
-            PoolRecord pool = pools.record(poolName);
+            PoolRecord pool = pools.local(poolName);
             VolumeRecord record = record(pool, name);
             if (!force) {
                 refuseWithSnapshots(record, "deleted without force=true, which deletes them too", null);
@@ -354,13 +358,15 @@ public class VolumeService {
     }
 
     private VolumeView view(VolumeRecord v, PoolRecord pool, boolean detail) {
-        RegisteredDevice entry = registry.find(v.getName()).orElse(null);
+        boolean local = nodes.isLocal(pool);
+        RegisteredDevice entry = local ? registry.find(v.getName()).orElse(null) : null;
         List<Segment> segments = extents.segments(owner(v));
         List<String> holders = entry == null ? List.of()
                 : entry.holders().stream().map(Holder::toString).sorted().toList();
         List<String> exports = entry == null ? List.of() : entry.holders().stream()
                 .filter(h -> h.kind().equals(ExportService.HOLDER_KIND)).map(Holder::name).sorted().toList();
-        ObjectState state = entry != null ? entry.state() : ObjectState.failed("not registered");
+        ObjectState state = !local ? ObjectState.onNode(pool.getNode())
+                : entry != null ? entry.state() : ObjectState.failed("not registered");
         String table = null;
         if (detail) {
             table = entry == null ? null : entry.device(MappedDevice.class).map(MappedDevice::tableText).orElse(null);
@@ -371,6 +377,7 @@ public class VolumeService {
         long es = pool.getExtentSizeBytes();
         return new VolumeView(v.getName(), pool.getName(), v.getExtentCount() * es, v.getExtentCount(), es,
                 segments.size(), v.getName(), attributes(entry), exports, holders, snapshots.names(v), state,
-                v.getCreatedAt(), detail ? segments : null, table, VolumeView.LINEAR, v.getExtentCount() * es, null);
+                v.getCreatedAt(), detail ? segments : null, table, pool.getNode(), VolumeView.LINEAR,
+                v.getExtentCount() * es, null);
     }
 }

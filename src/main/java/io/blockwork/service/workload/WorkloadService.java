@@ -6,6 +6,7 @@ import io.blockwork.engine.disk.FileMedium;
 import io.blockwork.engine.workload.Workload;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadResult.WorkloadSample;
+import io.blockwork.persistence.node.LocalNode;
 import io.blockwork.persistence.workload.RunState;
 import io.blockwork.persistence.workload.WorkloadRecord;
 import io.blockwork.persistence.workload.WorkloadRepository;
@@ -62,14 +63,18 @@ public class WorkloadService {
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
 
     private final WorkloadRepository repository;
+    /** Whose rows a crash left running this instance marks interrupted: its own node's only. */
+    private final LocalNode local;
     private final DeviceRegistry registry;
     private final EventHub hub;
     private final JsonMapper json;
     private final Map<Long, Running> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
-    public WorkloadService(WorkloadRepository repository, DeviceRegistry registry, EventHub hub, JsonMapper json) {
+    public WorkloadService(WorkloadRepository repository, DeviceRegistry registry, EventHub hub, JsonMapper json,
+                           LocalNode local) {
         this.repository = repository;
+        this.local = local;
         this.registry = registry;
         this.hub = hub;
         this.json = json;
@@ -314,7 +319,7 @@ public class WorkloadService {
     /** Rows a crash left "running" did not finish: say so. */
     @EventListener(ApplicationStartedEvent.class)
     void markInterrupted() {
-        for (WorkloadRecord rec : repository.findByState(RunState.RUNNING.label())) {
+        for (WorkloadRecord rec : repository.findByStateAndNode(RunState.RUNNING.label(), local.name())) {
             if (!running.containsKey(rec.getId())) {
                 rec.end(RunState.INTERRUPTED, rec.getStartedAt(), null, "the service stopped while it ran");
                 repository.save(rec);

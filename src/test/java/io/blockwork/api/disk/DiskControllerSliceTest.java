@@ -59,7 +59,7 @@ class DiskControllerSliceTest {
         DiskSpec expected = new DiskSpec("s1", DiskType.MEMORY, 512L << 20, 512, CacheMode.WRITEBACK,
                 new LatencyModel(80_000, 80_000, 1_000_000, 20_000), 0, FlushMerging.OFF);
         when(disks.create(any(), anyBoolean())).thenReturn(new DiskView(expected, Instant.EPOCH, ObjectState.RUNNING, 4096L,
-                new DiskView.Stats(IoCounters.ZERO, 3, 2), DiskFaults.NONE));
+                new DiskView.Stats(IoCounters.ZERO, 3, 2), DiskFaults.NONE, null, "n1"));
 
         mvc.perform(create("""
                         {"name":"s1","type":"memory","size":"512MiB","cache":"writeback",

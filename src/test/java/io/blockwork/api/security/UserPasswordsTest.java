@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.BlockworkProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -19,7 +20,8 @@ class UserPasswordsTest {
 
     private BlockworkProperties properties(String admin, String viewer) {
         return new BlockworkProperties(dataDir, BlockworkProperties.Nbd.at("127.0.0.1", 10809),
-                new BlockworkProperties.Security(admin, viewer));
+                new BlockworkProperties.Security(admin, viewer), null,
+                new BlockworkProperties.NodeLease(Duration.ofSeconds(15), Duration.ofSeconds(3)));
     }
 
     @Test

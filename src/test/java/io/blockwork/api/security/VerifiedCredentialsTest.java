@@ -3,10 +3,6 @@ package io.blockwork.api.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -106,28 +102,5 @@ class VerifiedCredentialsTest {
             cache.authenticate(basic("u" + i, "p"));
         }
         assertThat(cache.size()).isLessThanOrEqualTo(VerifiedCredentials.MAX_ENTRIES);
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now = Instant.parse("2026-12-01T12:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -150,6 +150,36 @@ class MdSuperblockTest {
         assertThat(read(r.array(), 0, 4096)).isEqualTo(pattern(8, 4096));
     }
 
+    /**
+     * mdadm --write-mostly is md's dev_flags WriteMostly1 in the member's own superblock: written
+     * when the flag changes, read back by assembly from the members and by a re-add.
+     */
+    @Test
+    void writeMostlyIsInTheMembersSuperblock() {
+        MdArray a = raid1("sb-wm", 16 * MIB, "w0", "w1");
+        assertThat(Examination.of(devices.get("w1")).sb().writeMostly()).isFalse();
+        a.writeMostly("w1", true);
+        await().atMost(LONG).until(() -> Examination.of(devices.get("w1")).sb().writeMostly());
+        assertThat(Examination.of(devices.get("w0")).sb().writeMostly()).isFalse();
+        a.stop();
+        arrays.stop(a.name());
+
+        MdArray again = members.assemble(a.spec(), 2, List.of("w0", "w1")).array();
+        assertThat(again.detail().members()).extracting(MdDetail.MemberDetail::device, MdDetail.MemberDetail::writeMostly)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("w0", false),
+                        org.assertj.core.groups.Tuple.tuple("w1", true));
+        // a re-add by a fresh array (no memory of the member): the superblock says write-mostly
+        again.fail("w1");
+        again.remove("w1");
+        again.stop();
+        arrays.stop(again.name());
+        MdArray third = members.assemble(a.spec(), 2, List.of("w0")).array();
+        third.reAdd(devices.get("w1"));
+        assertThat(third.detail().members()).filteredOn(m -> "w1".equals(m.device()))
+                .extracting(MdDetail.MemberDetail::writeMostly).containsExactly(true);
+        settled(third);
+    }
+
     /** mdadm --re-add with a bitmap: only what was written while the member was out is copied. */
     @Test
     void aReAddCopiesOnlyWhatWasWrittenWhileTheMemberWasOut() {

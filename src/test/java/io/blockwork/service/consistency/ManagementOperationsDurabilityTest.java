@@ -3,10 +3,12 @@ package io.blockwork.service.consistency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.blockwork.service.node.NodeLease;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.mockito.Mockito;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.AbstractPlatformTransactionManager;
 import org.springframework.transaction.support.DefaultTransactionStatus;
@@ -26,7 +28,14 @@ class ManagementOperationsDurabilityTest {
                 public void sync() {
                     events.add("sync");
                 }
-            });
+            }, heldLease());
+
+    /** A lease this instance holds (the real one takes a row in the database at construction). */
+    private static NodeLease heldLease() {
+        NodeLease lease = Mockito.mock(NodeLease.class);
+        Mockito.when(lease.held()).thenReturn(true);
+        return lease;
+    }
 
     @Test
     void anOperationReturnsOnlyAfterItsCommitWasSynced() {

@@ -31,6 +31,8 @@ final class CommitSequencer {
     /** A thread is completing exceptions. */
     @GuardedBy("lock")
     private boolean draining;
+    /** The draining thread, or null: read without the lock by {@link #drainingHere}. */
+    private volatile Thread drainer;
 
     CommitSequencer(Consumer<PendingException> complete) {
         this.complete = complete;
@@ -44,6 +46,7 @@ final class CommitSequencer {
                 return;
             }
             draining = true;
+            drainer = Thread.currentThread();
         }
         while (true) {
             PendingException p;
@@ -51,6 +54,7 @@ final class CommitSequencer {
                 p = ready.peek();
                 if (p == null || p.sequence != next) {
                     draining = false;
+                    drainer = null;
                     return;
                 }
                 ready.poll();
@@ -58,6 +62,11 @@ final class CommitSequencer {
             }
             complete.accept(p);
         }
+    }
+
+    /** True on the thread that is completing exceptions now, inside its drain loop. */
+    boolean drainingHere() {
+        return drainer == Thread.currentThread();
     }
 
     /** Finished copies waiting for an earlier one. */

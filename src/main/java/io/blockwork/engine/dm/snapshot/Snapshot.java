@@ -7,6 +7,7 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.IoStatus;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -56,8 +57,20 @@ public final class Snapshot {
     final SnapshotLocking locks;
     final ChunkTracker tracker = new ChunkTracker();
     private final CommitSequencer sequencer = new CommitSequencer(this::completeException);
+    /** A store commit's answer, waiting for a thread to publish it. */
+    private record Committed(PendingException pe, boolean ok) {}
+    /** Committed exceptions whose completion has not run yet; see {@link #completeException}. */
+    private final ConcurrentLinkedQueue<Committed> committed = new ConcurrentLinkedQueue<>();
     private final CowThrottle throttle;
     final ChunkCopier copier;
+    /**
+     * Whether copies complete through the {@link CommitSequencer}, in allocation order. A
+     * persistent store needs it (its metadata areas must describe every chunk before the free
+     * pointer); a transient one writes nothing, so under {@code fine} each copier thread completes
+     * its own copies at once instead of waiting behind another thread's earlier one. {@code global}
+     * keeps the kernel's order for every store, as before.
+     */
+    private final boolean commitsInOrder;
 
     /** State: written with the state exclusive, read with a chunk locked. */
     private volatile boolean valid;
@@ -95,6 +108,7 @@ public final class Snapshot {
         this.locks = locking.create(complete.bucketCount(), pending.bucketCount());
         this.throttle = new CowThrottle(throttleBytes);
         this.copier = copier;
+        this.commitsInOrder = store.type().persistent() || locks.kind() != SnapshotLocking.Kind.FINE;
         this.valid = storeValid;
         this.overflowAllowed = store.type().overflowSupported();
         for (int i = 0; i < recoveredCount; i++) {
@@ -405,13 +419,38 @@ public final class Snapshot {
 
     private void copyDone(PendingException pe, boolean ok) {
         pe.copyError = !ok;
-        sequencer.finished(pe);
+        if (commitsInOrder) {
+            sequencer.finished(pe);
+        } else {
+            store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, done -> pendingComplete(pe, done));
+        }
         throttle.endCopy(chunkBytes);
+        runCommitted();
     }
 
-    /** In allocation order, one at a time (the sequencer's drainer). */
+    /**
+     * In allocation order, one at a time (the sequencer's drainer). Only the store commit needs
+     * that order: what follows it (publishing the exception, releasing the waiting writes, which
+     * re-run their origin write and submit it) is left in {@link #committed} when the store
+     * answers on the drainer's own stack, and every thread that finishes a copy takes its share,
+     * so with several copier threads the releases no longer all fall on the one that drains.
+     */
     private void completeException(PendingException pe) {
-        store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, ok -> pendingComplete(pe, ok));
+        store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, ok -> {
+            if (sequencer.drainingHere()) {
+                committed.add(new Committed(pe, ok));
+            } else {
+                pendingComplete(pe, ok); // a store's own completion thread (a batched area write)
+            }
+        });
+    }
+
+    /** Runs the committed exceptions' completions queued so far (any thread, after its copy finished). */
+    private void runCommitted() {
+        Committed c;
+        while ((c = committed.poll()) != null) {
+            pendingComplete(c.pe(), c.ok());
+        }
     }
 
     /** The store recorded the exception (or failed to): publish it, then let the waiters go. */

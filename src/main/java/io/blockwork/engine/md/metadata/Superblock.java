@@ -62,6 +62,9 @@ public record Superblock(int featureMap, MdUuid arrayUuid, String name, long cti
                          int bblogShift, int bblogSize, int bblogOffset, long utime, long events, long resyncOffset,
                          List<Integer> roles) {
 
+    /** {@code dev_flags}' WriteMostly1: reads avoid this member (mdadm --write-mostly). */
+    public static final int DEV_FLAG_WRITE_MOSTLY = 1;
+
     /** Bytes md reads and writes for a v1 superblock (mdadm's MAX_SB_SIZE). */
     public static final int BLOCK = 4096;
     /** Where v1.2 keeps it: 4 KiB from the start of the device. */
@@ -129,6 +132,11 @@ public record Superblock(int featureMap, MdUuid arrayUuid, String name, long cti
 
     public static boolean isSlot(int role) {
         return role < ROLE_MAX;
+    }
+
+    /** Whether the member was write-mostly when this superblock was written (md's WriteMostly1). */
+    public boolean writeMostly() {
+        return (devFlags & DEV_FLAG_WRITE_MOSTLY) != 0;
     }
 
     public boolean has(int feature) {

@@ -62,21 +62,24 @@ final class VectorParity implements ParityKernel {
     /**
      * XOR as passes of two sources at a time over {@link #PASS}-byte pieces of the destination
      * ({@code dst = a ^ b}, then {@code dst ^= c ^ d}, ...), as the kernel's xor_blocks takes its
-     * sources a few at a time. Each pass is a plain loop over fixed segments, which the JIT
-     * compiles to straight vector loads and stores with its bounds checks hoisted; one loop over
-     * all sources per vector, indexing the source array inside, ran at a third of the speed.
+     * sources a few at a time. Each pass is its own small method with an int-counted loop over
+     * fixed segments: the JIT compiles each to straight vector loads and stores with the bounds
+     * checks hoisted, and each keeps its own profile. With the four loops inside this method a
+     * read-modify-write's one-source pass, never seen while a full-stripe write's two-source passes
+     * warmed it up, ran as the Vector API's unintrinsified Java fallback (a third of an rmw
+     * write's CPU samples, raid5.md); one loop over all sources per vector ran at a third of the
+     * speed of passes.
      */
     private static void xorPasses(MemorySegment[] srcs, long[] offs, int n, MemorySegment dst, long dstOff, long len,
                                   boolean into) {
-        int w = S.vectorByteSize();
         long end = body(len);
         for (long from = 0; from < end; from += PASS) {
-            long to = Math.min(end, from + PASS);
+            int span = (int) Math.min(PASS, end - from);
             boolean fresh = !into;
             int s = 0;
             while (s < n) {
                 MemorySegment x = srcs[s];
-                long xo = offs[s];
+                long xo = offs[s] + from;
                 s++;
                 if (x == null) {
                     continue;
@@ -85,34 +88,26 @@ final class VectorParity implements ParityKernel {
                 long yo = 0;
                 while (s < n && y == null) {
                     y = srcs[s];
-                    yo = offs[s];
+                    yo = offs[s] + from;
                     s++;
                 }
+                long d = dstOff + from;
                 if (fresh) {
                     if (y == null) {
-                        for (long i = from; i < to; i += w) {
-                            load(x, xo + i).intoMemorySegment(dst, dstOff + i, LE);
-                        }
+                        MemorySegment.copy(x, xo, dst, d, span);
                     } else {
-                        for (long i = from; i < to; i += w) {
-                            load(x, xo + i).lanewise(VectorOperators.XOR, load(y, yo + i)).intoMemorySegment(dst, dstOff + i, LE);
-                        }
+                        xor2(x, xo, y, yo, dst, d, span);
                     }
                     fresh = false;
                 } else if (y == null) {
-                    for (long i = from; i < to; i += w) {
-                        load(dst, dstOff + i).lanewise(VectorOperators.XOR, load(x, xo + i)).intoMemorySegment(dst, dstOff + i, LE);
-                    }
+                    xorInto1(x, xo, dst, d, span);
                 } else {
-                    for (long i = from; i < to; i += w) {
-                        load(dst, dstOff + i).lanewise(VectorOperators.XOR, load(x, xo + i).lanewise(VectorOperators.XOR, load(y, yo + i)))
-                                .intoMemorySegment(dst, dstOff + i, LE);
-                    }
+                    xorInto2(x, xo, y, yo, dst, d, span);
                 }
             }
             if (fresh) {
                 // Every source was a hole: the XOR of nothing is zeros.
-                dst.asSlice(dstOff + from, to - from).fill((byte) 0);
+                dst.asSlice(dstOff + from, span).fill((byte) 0);
             }
         }
         if (end < len) {
@@ -122,6 +117,28 @@ final class VectorParity implements ParityKernel {
             } else {
                 TAIL.xor(srcs, tail, n, dst, dstOff + end, len - end);
             }
+        }
+    }
+
+    /** {@code dst = x ^ y} over {@code n} bytes, a multiple of the vector size. */
+    private static void xor2(MemorySegment x, long xo, MemorySegment y, long yo, MemorySegment dst, long d, int n) {
+        for (int i = 0; i < n; i += S.vectorByteSize()) {
+            load(x, xo + i).lanewise(VectorOperators.XOR, load(y, yo + i)).intoMemorySegment(dst, d + i, LE);
+        }
+    }
+
+    /** {@code dst ^= x} over {@code n} bytes. */
+    private static void xorInto1(MemorySegment x, long xo, MemorySegment dst, long d, int n) {
+        for (int i = 0; i < n; i += S.vectorByteSize()) {
+            load(dst, d + i).lanewise(VectorOperators.XOR, load(x, xo + i)).intoMemorySegment(dst, d + i, LE);
+        }
+    }
+
+    /** {@code dst ^= x ^ y} over {@code n} bytes. */
+    private static void xorInto2(MemorySegment x, long xo, MemorySegment y, long yo, MemorySegment dst, long d, int n) {
+        for (int i = 0; i < n; i += S.vectorByteSize()) {
+            load(dst, d + i).lanewise(VectorOperators.XOR, load(x, xo + i).lanewise(VectorOperators.XOR, load(y, yo + i)))
+                    .intoMemorySegment(dst, d + i, LE);
         }
     }
 

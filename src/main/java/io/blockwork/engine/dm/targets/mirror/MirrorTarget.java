@@ -130,7 +130,11 @@ public final class MirrorTarget implements Target {
     public MapResult map(Bio bio) {
         switch (bio.op()) {
             case READ -> new MirrorRead(set, bio).start();
-            case WRITE, DISCARD, WRITE_ZEROES -> worker.queue(bio);
+            case WRITE, DISCARD, WRITE_ZEROES -> {
+                if (!worker.writeDirect(bio)) {
+                    worker.queue(bio);
+                }
+            }
             case FLUSH -> {
                 return mapFlush(bio, 0);
             }
@@ -307,6 +311,11 @@ public final class MirrorTarget implements Target {
     /** The device's batch dispatch strategy, as the worker and the copier use it. */
     public BatchDispatch.Kind dispatch() {
         return set.ti.batchDispatch();
+    }
+
+    /** Writes the submitting thread sent to the legs itself: regions already dirty, {@code explicit} only. */
+    public long directWrites() {
+        return worker.directWrites();
     }
 
     /** Times a 3 ms unplug timer, not the worker, released the mirror's bios (strategy {@code timer}). */

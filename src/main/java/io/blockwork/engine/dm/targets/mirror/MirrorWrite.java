@@ -2,9 +2,11 @@ package io.blockwork.engine.dm.targets.mirror;
 
 import io.blockwork.engine.block.BatchDispatch;
 import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.IoStatus;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * One write (or discard, write-zeroes) the worker sends to its legs: a clone per leg, the
@@ -38,6 +40,15 @@ final class MirrorWrite {
 
     /** Worker: sends a clone to every leg through the worker's batch dispatch. */
     void submit(BatchDispatch dispatch) {
+        submit((dev, bio) -> dispatch.submit(dev, bio));
+    }
+
+    /** Submitting thread (the worker's fast path): sends a clone to every leg at once. */
+    void submitDirect() {
+        submit(BlockDevice::submit);
+    }
+
+    private void submit(BiConsumer<BlockDevice, Bio> send) {
         if (legs.isEmpty()) {
             worker.writeEnded(region, false); // no leg may take it: nothing was written
             clone.endio(IoStatus.IO_ERROR);
@@ -48,7 +59,7 @@ final class MirrorWrite {
             int index = i;
             Bio child = clone.derive(clone.op(), leg.offsetBytes + clone.offset(), clone.length(), 0,
                     clone.flags().withSync(false), b -> legDone(index, b.status()));
-            dispatch.submit(leg.dev, child);
+            send.accept(leg.dev, child);
         }
     }
 

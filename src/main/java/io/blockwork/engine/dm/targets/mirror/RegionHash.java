@@ -52,6 +52,12 @@ final class RegionHash {
         boolean recovering;
         long idleSince = -1;
         ArrayDeque<Bio> delayed;
+        /**
+         * The worker has recorded the region dirty in the log (written, for a disk log) and it is
+         * in sync: a write may go straight to the legs from the submitting thread. Cleared when the
+         * region is picked for clearing or recovery, or leaves sync.
+         */
+        boolean logged;
     }
 
     private record IdleMark(long region, long since) {}
@@ -106,15 +112,67 @@ final class RegionHash {
         return routes;
     }
 
+    /**
+     * Worker, after the batch's log write: the in-sync regions it marked are recorded dirty, so
+     * later writes there may take {@link #admitDirect}.
+     */
+    void logged(long[] regionOf, List<Route> routes) {
+        lock.lock();
+        try {
+            for (int i = 0; i < regionOf.length; i++) {
+                Region reg = regions.get(regionOf[i]);
+                if (routes.get(i) == Route.ALL_LEGS && reg != null && log.inSync(regionOf[i]) && !log.isClean(regionOf[i])) {
+                    reg.logged = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Submitting thread ({@code explicit} only): admits a write without the worker if its region
+     * is in sync, already recorded dirty by the worker, not being recovered, has no delayed
+     * writes, and no recovery runs anywhere in the mirror. False sends it to the worker as before.
+     * The write counts as in flight here exactly as {@link #admit}'s do, so lazy clearing and
+     * recovery see it.
+     */
+    boolean admitDirect(long r) {
+        lock.lock();
+        try {
+            Region reg = regions.get(r);
+            if (recovering > 0 || reg == null || !reg.logged || reg.recovering || reg.delayed != null
+                    || !log.inSync(r)) {
+                return false;
+            }
+            reg.pending++;
+            reg.idleSince = -1;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Worker, at suspend: no region counts as recorded dirty until the worker marks it again. */
+    void forgetLogged() {
+        lock.lock();
+        try {
+            regions.values().forEach(reg -> reg.logged = false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Any thread: a write admitted to region {@code r} ended; {@code diverged} if the legs may now differ there. */
     AfterWrite writeDone(long r, boolean diverged, long now) {
         lock.lock();
         try {
+            Region reg = regions.get(r);
             if (diverged) {
                 log.setInSync(r, false);
                 outOfSyncSince = Math.min(outOfSyncSince, r);
+                reg.logged = false;
             }
-            Region reg = regions.get(r);
             if (--reg.pending > 0) {
                 return AfterWrite.BUSY;
             }
@@ -140,6 +198,7 @@ final class RegionHash {
                 Region reg = regions.computeIfAbsent(r, k -> new Region());
                 if (!reg.recovering) {
                     reg.recovering = true;
+                    reg.logged = false;
                     recovering++;
                     return new Recovery(r, reg.pending == 0);
                 }
@@ -209,6 +268,7 @@ final class RegionHash {
                     continue; // busy again or gone since: a later mark stands for it
                 }
                 if (log.inSync(m.region) && !log.isClean(m.region)) {
+                    reg.logged = false; // being recorded clean: writes go through the worker again
                     out.add(m.region);
                 } else {
                     dropIfIdle(m.region, reg);

@@ -35,7 +35,7 @@ class MirrorDispatchTest {
     final MirrorFixture fx = new MirrorFixture(devs);
 
     private MappedDevice mirror(BatchDispatch.Kind kind) {
-        devs.config(devs.config().withTimer(clock).withBatchDispatch(kind));
+        devs.config(devs.config().withClock(clock::nanos).withTimer(clock).withBatchDispatch(kind));
         devs.disk("d0", 4L << 20);
         devs.disk("d1", 4L << 20);
         return fx.create("m", "0 8192 mirror core 2 128 nosync 2 d0 0 d1 0\n");
@@ -69,5 +69,46 @@ class MirrorDispatchTest {
         clock.advance(1);
         assertThat(done).isCompletedWithValue(IoStatus.OK);
         assertThat(target(m).timerUnplugs()).isEqualTo(2);
+    }
+
+    @Test
+    void underExplicitAWriteToARegionAlreadyDirtySkipsTheWorker() {
+        MappedDevice m = mirror(BatchDispatch.Kind.EXPLICIT);
+        MirrorTarget t = target(m);
+        SyncIo.write(m, 8192, random(3, 4096), BioFlags.FUA);
+        assertThat(t.directWrites()).as("the first write marks the region: through the worker").isZero();
+        assertThat(t.regionState(0)).isEqualTo(RegionState.DIRTY);
+
+        SyncIo.write(m, 16384, random(4, 4096), BioFlags.FUA);
+        assertThat(t.directWrites()).as("the region is recorded dirty: straight to the legs").isEqualTo(1);
+        for (String leg : new String[] {"d0", "d1"}) {
+            MirrorFixture.assertSame(MirrorFixture.read(devs.find(leg), 16384, 4096), random(4, 4096), leg);
+        }
+
+        // The quiet period records the region clean; the next write must mark it again, so it
+        // goes through the worker, and only the one after takes the fast path.
+        clock.advance(MirrorWorker.QUIET_NANOS);
+        await().atMost(MirrorFixture.PATIENCE).until(() -> t.regionState(0) == RegionState.CLEAN);
+        SyncIo.write(m, 8192, random(5, 4096), BioFlags.NONE);
+        assertThat(t.directWrites()).isEqualTo(1);
+        assertThat(t.regionState(0)).isEqualTo(RegionState.DIRTY);
+        SyncIo.write(m, 8192, random(6, 4096), BioFlags.NONE);
+        assertThat(t.directWrites()).isEqualTo(2);
+    }
+
+    @Test
+    void underTimerEveryWriteStillGoesThroughTheWorker() {
+        MappedDevice m = mirror(BatchDispatch.Kind.TIMER);
+        MirrorTarget t = target(m);
+        for (int i = 0; i < 2; i++) {
+            int timersBefore = clock.pending(); // after the first write, its region's quiet-period timer
+            CompletableFuture<IoStatus> done = new CompletableFuture<>();
+            m.submit(Bio.write(8192, random(7 + i, 4096), BioFlags.FUA, b -> done.complete(b.status())));
+            await().atMost(MirrorFixture.PATIENCE).until(() -> clock.pending() == timersBefore + 2);
+            assertThat(done).as("write %d waits in the plugged queues", i).isNotDone();
+            clock.advance(QueuePlug.UNPLUG_DELAY_NANOS);
+            await().atMost(MirrorFixture.PATIENCE).until(done::isDone);
+        }
+        assertThat(t.directWrites()).isZero();
     }
 }
