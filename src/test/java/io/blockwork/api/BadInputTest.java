@@ -18,6 +18,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.blockwork.BlockworkProperties;
 import io.blockwork.support.AppTest;
 import java.util.Arrays;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,6 +42,8 @@ class BadInputTest {
 
     @Autowired
     MockMvc mvc;
+    @Autowired
+    BlockworkProperties properties;
 
     private String before;
 
@@ -128,6 +131,70 @@ class BadInputTest {
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
         mvc.perform(createDisk("{\"name\":\"bi-size\",\"type\":\"memory\",\"size\":\"5PB\"}"))
                 .andExpect(problem(400, "validation-failed"));
+        assertNothingChanged();
+    }
+
+    /** Strict JSON: a key twice, or a value of the wrong JSON type, is refused, not guessed at. */
+    @Test
+    void duplicateKeysAndCoercedValues() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"bi-dup\",\"type\":\"memory\",\"size\":\"1MiB\",\"name\":\"bi-dup2\"}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("name"));
+        mvc.perform(createDisk("{\"name\":123,\"type\":\"memory\",\"size\":\"1MiB\"}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("name"));
+        mvc.perform(createDisk("{\"name\":true,\"type\":\"memory\",\"size\":\"1MiB\"}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("name"));
+        mvc.perform(createDisk("{\"name\":\"bi-coerce\",\"type\":\"memory\",\"size\":\"1MiB\",\"queueDepth\":\"4\"}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("queueDepth"));
+        mvc.perform(createDisk("{\"name\":\"bi-coerce\",\"type\":\"memory\",\"size\":\"1MiB\",\"queueDepth\":4.5}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("queueDepth"));
+        mvc.perform(post("/api/v1/arrays").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\":\"bi-md\",\"level\":\"raid1\",\"members\":[null,\"" + DISK + "\"]}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("members[0]"));
+        mvc.perform(post("/api/v1/arrays").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\":\"bi-md\",\"level\":\"raid1\",\"members\":[\"" + DISK + "\"],"
+                                + "\"spares\":[null]}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("spares[0]"));
+        assertNothingChanged();
+    }
+
+    /** Sizes up to the largest a device may have are taken, and cost nothing until written; larger ones are refused. */
+    @Test
+    void hugeSizes() throws Exception {
+        for (String size : new String[] {"1048576TiB", "2097152TiB", "8388607TiB"}) {
+            mvc.perform(createDisk("{\"name\":\"bi-huge\",\"type\":\"memory\",\"size\":\"" + size + "\"}"))
+                    .andExpect(status().isCreated());
+            mvc.perform(delete("/api/v1/disks/bi-huge").with(admin())).andExpect(status().isNoContent());
+        }
+        mvc.perform(createDisk("{\"name\":\"bi-huge\",\"type\":\"memory\",\"size\":\"8388608TiB\"}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+        mvc.perform(createDisk("{\"name\":\"bi-huge\",\"type\":\"memory\",\"size\":9223372036854775807}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+        mvc.perform(createDisk("{\"name\":\"bi-huge\",\"type\":\"memory\",\"size\":9223372036854775808}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+        assertNothingChanged();
+    }
+
+    /**
+     * A file disk larger than the file system can hold (ext4: 16 TiB) is refused as a bad size and
+     * leaves no image behind; where the file system takes it, it is created sparse and deleted.
+     */
+    @Test
+    void fileDiskLargerThanTheFileSystemHolds() throws Exception {
+        for (String size : new String[] {"100TiB", "8388607TiB"}) {
+            int status = mvc.perform(createDisk("{\"name\":\"bi-bigfile\",\"type\":\"file\",\"size\":\"" + size
+                    + "\"}")).andReturn().getResponse().getStatus();
+            assertThat(status).as(size).isIn(201, 400);
+            if (status == 400) {
+                mvc.perform(createDisk("{\"name\":\"bi-bigfile\",\"type\":\"file\",\"size\":\"" + size + "\"}"))
+                        .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+            } else {
+                mvc.perform(delete("/api/v1/disks/bi-bigfile").with(admin())).andExpect(status().isNoContent());
+            }
+            assertThat(properties.diskDir().resolve("bi-bigfile.img")).doesNotExist();
+            mvc.perform(createDisk("{\"name\":\"bi-bigfile\",\"type\":\"file\",\"size\":\"1MiB\"}"))
+                    .andExpect(status().isCreated());
+            mvc.perform(delete("/api/v1/disks/bi-bigfile").with(admin())).andExpect(status().isNoContent());
+        }
         assertNothingChanged();
     }
 

@@ -114,6 +114,44 @@ class ArrayRestartTest {
         }
     }
 
+    /**
+     * A member failed before a restart comes back failed (mdstat and the array agree); a member
+     * removed before a restart can be re-added into its old slot after it, as before it.
+     */
+    @Test
+    void failedAndRemovedMembersAreRememberedAcrossARestart() throws Exception {
+        Path dataDir = TempDataDir.newDataDir();
+        try (RunningService running = RunningService.start(dataDir)) {
+            ServiceClient api = running.client();
+            for (String d : List.of("g0", "g1", "h0", "h1")) {
+                created(api, "/api/v1/disks", "{\"name\":\"" + d + "\",\"type\":\"file\",\"size\":\"2MiB\"}");
+            }
+            created(api, "/api/v1/arrays", "{\"name\":\"ra\",\"level\":\"raid1\",\"members\":[\"g0\",\"g1\"],\"assumeClean\":true}");
+            created(api, "/api/v1/arrays", "{\"name\":\"rb\",\"level\":\"raid1\",\"members\":[\"h0\",\"h1\"],\"assumeClean\":true}");
+            assertThat(api.post("/api/v1/arrays/ra/members/g1/fail").statusCode()).isEqualTo(200);
+            assertThat(api.post("/api/v1/arrays/rb/members/h1/fail").statusCode()).isEqualTo(200);
+            assertThat(api.send("DELETE", "/api/v1/arrays/rb/members/h1")).isEqualTo(200);
+            assertThat(api.get("/api/v1/mdstat").body()).contains("g1[1](F)").doesNotContain("h1[");
+        }
+
+        try (RunningService running = RunningService.start(dataDir)) {
+            ServiceClient api = running.client();
+            assertThat(member(array(api, "ra"), "g1").get("state")).isEqualTo("faulty");
+            assertThat(api.get("/api/v1/mdstat").body()).containsPattern("ra : active raid1 .*g1\\[\\d+]\\(F\\)");
+            assertThat(api.get("/api/v1/devices/g1").body()).contains("\"holders\":[\"array ra\"]");
+            // as in md: a failed member is removed before it is re-added, and goes back into its slot
+            assertThat(api.post("/api/v1/arrays/ra/members/g1/re-add").statusCode()).isEqualTo(409);
+            assertThat(api.send("DELETE", "/api/v1/arrays/ra/members/g1")).isEqualTo(200);
+            assertThat(api.post("/api/v1/arrays/ra/members/g1/re-add").statusCode()).isEqualTo(200);
+            var rb = api.post("/api/v1/arrays/rb/members/h1/re-add");
+            assertThat(rb.statusCode()).as(rb.body()).isEqualTo(200);
+            await().atMost(LONG).until(() -> settled(api, "ra") && settled(api, "rb"));
+            assertThat(member(array(api, "ra"), "g1").get("slot")).isEqualTo(1L);
+            assertThat(member(array(api, "rb"), "h1").get("slot")).isEqualTo(1L);
+            assertThat(api.get("/api/v1/mdstat").body()).doesNotContain("(F)");
+        }
+    }
+
     @Test
     void anArrayIsExportedOverNbd() throws Exception {
         try (RunningService running = RunningService.start(TempDataDir.newDataDir())) {

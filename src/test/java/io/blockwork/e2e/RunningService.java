@@ -26,7 +26,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@link #startProcess} runs it in a child JVM, which {@link #kill} ends with SIGKILL, as
  * {@code kill -9} would: nothing of the service runs after it, not even a shutdown hook.
  */
-final class RunningService implements AutoCloseable {
+public final class RunningService implements AutoCloseable {
 
     /** A child JVM starts in seconds on a quiet machine and in minutes on a loaded one. */
     private static final Duration START = Duration.ofSeconds(300);
@@ -41,7 +41,7 @@ final class RunningService implements AutoCloseable {
         this.client = new ServiceClient("http://127.0.0.1:" + port);
     }
 
-    static RunningService start(Path dataDir) {
+    public static RunningService start(Path dataDir) {
         return start(dataDir, Map.of());
     }
 
@@ -49,6 +49,16 @@ final class RunningService implements AutoCloseable {
     static RunningService start(Path dataDir, Map<String, ?> settings) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class)
                 .run(arguments(dataDir, settings));
+        return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
+    }
+
+    /**
+     * As {@link #start(Path)}, with {@code extraSources} (plain classes with {@code @Bean}
+     * methods, not components, so that no other test's scan finds them) added to the context.
+     */
+    public static RunningService start(Path dataDir, Class<?>... extraSources) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class)
+                .sources(extraSources).run(arguments(dataDir, Map.of()));
         return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
     }
 
@@ -84,8 +94,16 @@ final class RunningService implements AutoCloseable {
         return props.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }
 
-    ServiceClient client() {
+    public ServiceClient client() {
         return client;
+    }
+
+    /** A bean of the running service, for tests that look at its state directly. */
+    public <T> T bean(Class<T> type) {
+        if (context == null) {
+            throw new IllegalStateException("a service in a child process has no beans here");
+        }
+        return context.getBean(type);
     }
 
     /** kill -9 of a service started with {@link #startProcess}; returns once the process is gone. */

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** Calls a running Blockwork over real HTTP as the admin user. */
-final class ServiceClient implements AutoCloseable {
+public final class ServiceClient implements AutoCloseable {
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final String base;
@@ -21,42 +21,46 @@ final class ServiceClient implements AutoCloseable {
         this.base = baseUrl;
     }
 
-    HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
+    public HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
         return send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)), HttpResponse.BodyHandlers.ofString());
     }
 
-    HttpResponse<String> put(String path, byte[] body) throws IOException, InterruptedException {
+    public HttpResponse<String> put(String path, byte[] body) throws IOException, InterruptedException {
         return send(request(path).header("Content-Type", "application/octet-stream")
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(body)), HttpResponse.BodyHandlers.ofString());
     }
 
-    HttpResponse<String> post(String path) throws IOException, InterruptedException {
+    public HttpResponse<String> post(String path) throws IOException, InterruptedException {
         return send(request(path).POST(HttpRequest.BodyPublishers.noBody()), HttpResponse.BodyHandlers.ofString());
     }
 
-    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+        return send(request(path).DELETE(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return send(request(path).GET(), HttpResponse.BodyHandlers.ofString());
     }
 
-    HttpResponse<byte[]> getBytes(String path) throws IOException, InterruptedException {
+    public HttpResponse<byte[]> getBytes(String path) throws IOException, InterruptedException {
         return send(request(path).GET(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     /** Sends a request with a body of {@code contentType}, e.g. a JSON PATCH. */
-    HttpResponse<String> send(String method, String path, String contentType, String body)
+    public HttpResponse<String> send(String method, String path, String contentType, String body)
             throws IOException, InterruptedException {
         return send(request(path).header("Content-Type", contentType)
                 .method(method, HttpRequest.BodyPublishers.ofString(body)), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Sends a request without a body; returns the status. */
-    int send(String method, String path) throws IOException, InterruptedException {
+    public int send(String method, String path) throws IOException, InterruptedException {
         return send(request(path).method(method, HttpRequest.BodyPublishers.noBody()),
                 HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
-    String baseUrl() {
+    public String baseUrl() {
         return base;
     }
 

@@ -1,5 +1,6 @@
 package io.blockwork.api.array;
 
+import io.blockwork.api.json.NameOrNumber;
 import io.blockwork.api.units.ByteSize;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceNames;
@@ -9,6 +10,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Instant;
 import java.util.List;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /** The JSON shapes of the arrays API. */
 final class ArrayBodies {
@@ -36,6 +38,7 @@ final class ArrayBodies {
                     + "left-symmetric (default, 2), left-asymmetric (0), right-asymmetric (1), right-symmetric (3), "
                     + "parity-first (4), parity-last (5); raid6 also the -6 variants (16-20) and ddf-zero-restart, "
                     + "ddf-N-restart, ddf-N-continue (8-10); raid4 is always parity-last", example = "n2")
+            @JsonDeserialize(using = NameOrNumber.class)
             String layout,
             @Schema(description = "raid4/5/6: stripe heads the stripe cache holds (md's stripe_cache_size), 16..32768; "
                     + "default 256", example = "256")

@@ -26,8 +26,14 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/devices/{name}")
 @Tag(name = "Device I/O", description = "Read, write, flush and discard any block device. Offsets and lengths are "
         + "multiples of its logical block size and inside it (else 400 misaligned or out-of-range); one read "
-        + "or write moves at most 16 MiB (else 413).")
+        + "or write moves at most 16 MiB (else 413). Writes and discards are refused (409 device-busy) on a device "
+        + "something else uses (an array member, a pool's device, a mapped device's lower device) unless raw=true and "
+        + "the holder allows it, and always on hidden devices.")
 class DeviceDataController {
+
+    private static final String RAW = "Write although an array or mapped device uses the device (they allow raw "
+            + "access; pools, snapshots and hidden devices never do). Without it such a device answers 409 device-busy "
+            + "naming its holders.";
 
     private final DeviceIoService io;
 
@@ -54,9 +60,10 @@ class DeviceDataController {
     void write(@PathVariable String name,
                                @Parameter(description = "Byte offset") @RequestParam long offset,
                                @Parameter(description = "Forced unit access") @RequestParam(defaultValue = "false") boolean fua,
+                               @Parameter(description = RAW) @RequestParam(defaultValue = "false") boolean raw,
                                @Parameter(hidden = true) @RequestHeader(name = "Content-Length", required = false) Long contentLength,
                       @Parameter(hidden = true) InputStream body) throws IOException {
-        io.write(name, offset, contentLength == null ? -1 : contentLength, body, fua);
+        io.write(name, offset, contentLength == null ? -1 : contentLength, body, fua, raw);
     }
 
     @PostMapping("/flush")
@@ -72,7 +79,8 @@ class DeviceDataController {
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void discard(@PathVariable String name,
                                  @Parameter(description = "Byte offset") @RequestParam long offset,
-                                 @Parameter(description = "Bytes to discard") @RequestParam long length) {
-        io.discard(name, offset, length);
+                                 @Parameter(description = "Bytes to discard") @RequestParam long length,
+                                 @Parameter(description = RAW) @RequestParam(defaultValue = "false") boolean raw) {
+        io.discard(name, offset, length, raw);
     }
 }

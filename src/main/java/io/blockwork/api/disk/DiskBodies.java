@@ -65,7 +65,7 @@ final class DiskBodies {
             @Valid Faults faults) {
     }
 
-    @Schema(description = "Service times added to each request")
+    @Schema(description = "Service times added to each request; each at most 1s")
     record Latency(
             @Schema(example = "80us") TimeSpan read,
             @Schema(example = "80us") TimeSpan write,

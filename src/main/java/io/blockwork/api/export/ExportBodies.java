@@ -24,6 +24,10 @@ final class ExportBodies {
             String device,
             @Schema(description = "Refuse writes, trims and zeroing (EPERM) and advertise READ_ONLY; default false")
             Boolean readOnly,
+            @Schema(description = "Write the device although an array or a mapped device uses it (they allow raw "
+                    + "access; pools, snapshots and hidden devices never do); default false, and without it such a "
+                    + "device is refused with 409 device-busy")
+            Boolean raw,
             @Schema(description = "Shown by nbdinfo; at most 4096 bytes of UTF-8", example = "scratch disk")
             String description,
             @Schema(description = "optional (default): clients may use TLS (NBD_OPT_STARTTLS) or not; required: "
@@ -43,6 +47,8 @@ final class ExportBodies {
             String device,
             @Schema(allowableValues = {"disk", "array", "dm", "volume", "snapshot"}) String deviceKind,
             boolean readOnly,
+            @Schema(description = "Writes a device that an array or mapped device uses, as it allows")
+            boolean raw,
             String description,
             @Schema(description = "Where clients connect, e.g. nbd://127.0.0.1:10809/d1 (nbds://… for an export "
                     + "served over TLS only); absent while the export is not active",

@@ -2,6 +2,7 @@ package io.blockwork.api.problem;
 
 import io.blockwork.service.problem.Problem;
 import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
@@ -20,6 +21,10 @@ class ErrorPageController implements ErrorController {
 
     @RequestMapping("/error")
     ResponseEntity<Object> error(HttpServletRequest request) {
+        if (request.getDispatcherType() != DispatcherType.ERROR) {
+            // asked for directly: there is no error to report, and no such resource
+            return ProblemBodies.response(Problem.NOT_FOUND, "no such path: /error", null, Map.of(), null, request);
+        }
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         int status = code instanceof Integer i ? i : 500;
         Problem problem = ProblemBodies.forStatus(status);

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -27,6 +29,8 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
@@ -41,9 +45,15 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final System.Logger LOG = System.getLogger(ProblemAdvice.class.getName());
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
 
     @ExceptionHandler(ProblemException.class)
     ResponseEntity<Object> problem(ProblemException e, HttpServletRequest request) {
+        if (e.problem() == Problem.SERVICE_BUSY) {
+            HttpHeaders headers = new HttpHeaders();
+            headers.set(HttpHeaders.RETRY_AFTER, String.valueOf(e.properties().get("retryAfterSeconds")));
+            return ProblemBodies.response(e.problem(), e.detail(), e.field(), e.properties(), headers, request);
+        }
         if (e.problem().status() >= 500) {
             LOG.log(System.Logger.Level.ERROR, e.getMessage(), e);
         }
@@ -137,9 +147,35 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             };
             return ProblemBodies.response(Problem.VALIDATION_FAILED, detail, field, Map.of(), headers, request);
         }
+        if (n.getCause() instanceof StreamReadException s && s.getOriginalMessage() != null
+                && s.getOriginalMessage().startsWith("Duplicate")) {
+            String field = duplicateField(s);
+            return ProblemBodies.response(Problem.VALIDATION_FAILED, "'" + field + "' is given more than once",
+                    field, Map.of(), headers, request);
+        }
         String detail = n.getCause() instanceof JacksonException j ? "the body is not valid JSON: " + j.getOriginalMessage()
                 : "the request body is missing or unreadable";
         return ProblemBodies.response(Problem.MALFORMED_JSON, detail, null, Map.of(), headers, request);
+    }
+
+    /** The key given twice, as a path ("strategies.flush"), from where the parser stopped. */
+    private static String duplicateField(StreamReadException s) {
+        if (s.processor() instanceof JsonParser p && p.streamReadContext() != null) {
+            StringBuilder path = new StringBuilder();
+            for (String part : p.streamReadContext().pathAsPointer().toString().split("/")) {
+                if (part.isEmpty()) {
+                    continue;
+                }
+                String key = part.replace("~1", "/").replace("~0", "~");
+                path.append(key.chars().allMatch(Character::isDigit) ? "[" + key + "]"
+                        : (path.isEmpty() ? "" : ".") + key);
+            }
+            if (!path.isEmpty()) {
+                return path.toString();
+            }
+        }
+        Matcher m = QUOTED.matcher(s.getOriginalMessage());
+        return m.find() ? m.group(1) : "";
     }
 
     private static String jsonPath(DatabindException d) {

@@ -38,19 +38,88 @@ public final class FileMedium implements Medium {
         this.extents = NativeFile.open(path);
     }
 
-    /** Creates the file, sparse, at {@code size} bytes; fails if it exists. */
+    /**
+     * Creates the file, sparse, at {@code size} bytes; fails if it exists. When this returns, the
+     * file and its directory entry are durable (fsync of both), so a caller may record the disk as
+     * created. If anything fails, the file is removed again: a refused size leaves nothing behind.
+     *
+     * @throws ImageSizeException if the file system cannot hold a file of {@code size} bytes
+     */
     public static FileMedium create(Path path, long size, CacheMode cache) {
+        Path dir = path.toAbsolutePath().getParent();
+        FileChannel ch;
         try {
-            Files.createDirectories(path.toAbsolutePath().getParent());
-            FileChannel ch = FileChannel.open(path, options(cache, StandardOpenOption.CREATE_NEW));
-            // ftruncate extends without allocating (FileChannel.truncate only shrinks), so the file
-            // starts as one hole.
-            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(path.toFile(), "rw")) {
-                f.setLength(size);
-            }
-            return new FileMedium(path, size, ch, cache);
+            Files.createDirectories(dir);
+            ch = FileChannel.open(path, options(cache, StandardOpenOption.CREATE_NEW));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + path, e);
+        }
+        try {
+            try {
+                // ftruncate extends without allocating (FileChannel.truncate only shrinks), so the
+                // file starts as one hole.
+                try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(path.toFile(), "rw")) {
+                    f.setLength(size);
+                }
+            } catch (IOException e) {
+                // EFBIG and the like: the size, not the disk, is at fault
+                throw new ImageSizeException(path, size, e);
+            }
+            ch.force(true);
+            syncDirectory(dir);
+            return new FileMedium(path, size, ch, cache);
+        } catch (IOException | RuntimeException e) {
+            discardFailed(path, ch, e);
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new UncheckedIOException("cannot create " + path, (IOException) e);
+        }
+    }
+
+    /** Deletes an image and makes the deletion durable. Absent is fine. */
+    public static void delete(Path path) {
+        try {
+            if (Files.deleteIfExists(path)) {
+                syncDirectory(path.toAbsolutePath().getParent());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + path, e);
+        }
+    }
+
+    /**
+     * fsync of a directory: makes the entries created or removed in it durable (a new file's
+     * data can be durable while the name that leads to it is not). Linux allows it on a
+     * read-only descriptor of the directory.
+     */
+    public static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        }
+    }
+
+    private static void discardFailed(Path path, FileChannel ch, Exception cause) {
+        try {
+            ch.close();
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** The file system refused a file of this size (EFBIG: larger than it can hold). */
+    public static final class ImageSizeException extends UncheckedIOException {
+        private final long size;
+
+        ImageSizeException(Path path, long size, IOException cause) {
+            super("the file system cannot hold " + path.getFileName() + " at " + size + " bytes: "
+                    + cause.getMessage(), cause);
+            this.size = size;
+        }
+
+        public long size() {
+            return size;
         }
     }
 

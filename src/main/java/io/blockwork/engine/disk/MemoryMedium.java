@@ -30,6 +30,7 @@ public final class MemoryMedium implements Medium {
     private static final int PAGE = PageTable.PAGE_SIZE;
     private static final int SHIFT = PageTable.PAGE_SHIFT;
     private static final byte[] ABSENT = new byte[0];
+    private static final MemorySegment ZERO_PAGE = MemorySegment.ofArray(new byte[PAGE]);
     private static final int STRIPES = 64;
 
     private final long size;
@@ -82,8 +83,13 @@ public final class MemoryMedium implements Medium {
             long index = pos >>> SHIFT;
             int in = (int) (pos & (PAGE - 1));
             int n = (int) Math.min(PAGE - in, len - done);
+            // zeroes into a page never written change nothing: no page is allocated for them
+            // (an md resync or a zeroing tool writes whole devices of zeroes)
+            boolean zeroesIntoHole = pages.get(index) == null && isZero(from.asSlice(done, n));
             if (!writeback) {
-                MemorySegment.copy(from, JAVA_BYTE, done, pageForWrite(index), in, n);
+                if (!zeroesIntoHole) {
+                    MemorySegment.copy(from, JAVA_BYTE, done, pageForWrite(index), in, n);
+                }
             } else {
                 ReentrantLock stripe = stripe(index);
                 stripe.lock();
@@ -93,7 +99,9 @@ public final class MemoryMedium implements Medium {
                     } else {
                         rememberDurable(index, pages.get(index), true);
                     }
-                    MemorySegment.copy(from, JAVA_BYTE, done, pageForWrite(index), in, n);
+                    if (!zeroesIntoHole || pages.get(index) != null) {
+                        MemorySegment.copy(from, JAVA_BYTE, done, pageForWrite(index), in, n);
+                    }
                 } finally {
                     stripe.unlock();
                 }
@@ -206,6 +214,10 @@ public final class MemoryMedium implements Medium {
         if (!durable.containsKey(key)) {
             durable.put(key, current == null ? ABSENT : copy ? current.clone() : current);
         }
+    }
+
+    private static boolean isZero(MemorySegment data) {
+        return data.mismatch(ZERO_PAGE.asSlice(0, data.byteSize())) == -1;
     }
 
     private byte[] pageForWrite(long index) {

@@ -4,9 +4,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongConsumer;
 
 /**
- * A sparse array of 4 KiB pages: a three-level radix tree whose interior nodes are created on
- * first write, so memory follows data written rather than declared size (a 1 TiB table costs a
- * 4 KiB root). Reads are lock-free; nodes are published with compare-and-set.
+ * A sparse array of 4 KiB pages: a radix tree of 512-way nodes, created on first write, so memory
+ * follows data written rather than declared size. The tree is as deep as the size needs (one level
+ * per 9 bits of page index: two up to 1 GiB, three up to 512 GiB, seven for the largest device),
+ * and every level, the root included, is one 512-entry node: a 1 EiB table costs a 4 KiB root,
+ * where a root sized to the declared size would cost gigabytes. Reads are lock-free; nodes are
+ * published with compare-and-set.
  */
 final class PageTable {
 
@@ -16,75 +19,57 @@ final class PageTable {
     private static final int FAN = 1 << FAN_SHIFT;
     private static final int FAN_MASK = FAN - 1;
 
-    private final AtomicReferenceArray<AtomicReferenceArray<AtomicReferenceArray<byte[]>>> root;
+    /** Interior nodes hold nodes; level-0 nodes (leaves) hold pages ({@code byte[]}). */
+    private final AtomicReferenceArray<Object> root = new AtomicReferenceArray<>(FAN);
+    /** Node levels: the root is at level {@code levels - 1}, leaves at 0. */
+    private final int levels;
     private final long pages;
 
     PageTable(long sizeBytes) {
-        this.pages = (sizeBytes + PAGE_SIZE - 1) >>> PAGE_SHIFT;
-        long rootEntries = (pages + ((long) FAN * FAN) - 1) >>> (2 * FAN_SHIFT);
-        if (rootEntries > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("too large for a memory disk: " + sizeBytes);
+        if (sizeBytes < 0) {
+            throw new IllegalArgumentException("negative size: " + sizeBytes);
         }
-        this.root = new AtomicReferenceArray<>((int) Math.max(1, rootEntries));
+        this.pages = (sizeBytes >>> PAGE_SHIFT) + ((sizeBytes & (PAGE_SIZE - 1)) == 0 ? 0 : 1);
+        int indexBits = 64 - Long.numberOfLeadingZeros(Math.max(1, pages - 1));
+        this.levels = Math.max(1, (indexBits + FAN_SHIFT - 1) / FAN_SHIFT);
     }
 
     long pages() {
         return pages;
     }
 
+    /** How deep the tree is: the nodes one page's first write may create. */
+    int levels() {
+        return levels;
+    }
+
     /** The page, or null if it was never written (or discarded). */
     byte[] get(long index) {
-        var mid = root.get((int) (index >>> (2 * FAN_SHIFT)));
-        if (mid == null) {
-            return null;
-        }
-        var leaf = mid.get((int) (index >>> FAN_SHIFT) & FAN_MASK);
-        return leaf == null ? null : leaf.get((int) index & FAN_MASK);
+        AtomicReferenceArray<Object> leaf = leaf(index, false);
+        return leaf == null ? null : (byte[]) leaf.get(slot(index, 0));
     }
 
     /** Stores {@code page} at {@code index}; returns the page that was there. */
     byte[] set(long index, byte[] page) {
-        return leafFor(index).getAndSet((int) index & FAN_MASK, page);
+        return (byte[]) leaf(index, true).getAndSet(slot(index, 0), page);
     }
 
     /** Installs {@code page} if the slot is empty; returns the page now in the slot. */
     byte[] setIfAbsent(long index, byte[] page) {
-        var leaf = leafFor(index);
-        int slot = (int) index & FAN_MASK;
-        byte[] witness = leaf.compareAndExchange(slot, null, page);
-        return witness == null ? page : witness;
+        Object witness = leaf(index, true).compareAndExchange(slot(index, 0), null, page);
+        return witness == null ? page : (byte[]) witness;
     }
 
     /** Empties the slot if it holds {@code expected}. */
     boolean clear(long index, byte[] expected) {
-        var mid = root.get((int) (index >>> (2 * FAN_SHIFT)));
-        if (mid == null) {
-            return false;
-        }
-        var leaf = mid.get((int) (index >>> FAN_SHIFT) & FAN_MASK);
-        return leaf != null && leaf.compareAndSet((int) index & FAN_MASK, expected, null);
+        AtomicReferenceArray<Object> leaf = leaf(index, false);
+        return leaf != null && leaf.compareAndSet(slot(index, 0), expected, null);
     }
 
     /** Calls {@code action} for each present page index in {@code [from, to)}, skipping empty subtrees. */
     void forEachPresent(long from, long to, LongConsumer action) {
-        long i = from;
-        while (i < to) {
-            var mid = root.get((int) (i >>> (2 * FAN_SHIFT)));
-            if (mid == null) {
-                i = ((i >>> (2 * FAN_SHIFT)) + 1) << (2 * FAN_SHIFT);
-                continue;
-            }
-            var leaf = mid.get((int) (i >>> FAN_SHIFT) & FAN_MASK);
-            if (leaf == null) {
-                i = ((i >>> FAN_SHIFT) + 1) << FAN_SHIFT;
-                continue;
-            }
-            long leafEnd = Math.min(to, ((i >>> FAN_SHIFT) + 1) << FAN_SHIFT);
-            for (; i < leafEnd; i++) {
-                if (leaf.get((int) i & FAN_MASK) != null) {
-                    action.accept(i);
-                }
-            }
+        for (long i = next(from, to, true); i < to; i = next(i + 1, to, true)) {
+            action.accept(i);
         }
     }
 
@@ -95,25 +80,27 @@ final class PageTable {
     long next(long from, long to, boolean present) {
         long i = from;
         while (i < to) {
-            var mid = root.get((int) (i >>> (2 * FAN_SHIFT)));
-            if (mid == null) {
-                if (!present) {
-                    return i;
+            AtomicReferenceArray<Object> node = root;
+            int level = levels - 1;
+            for (; level > 0; level--) {
+                Object child = node.get(slot(i, level));
+                if (child == null) {
+                    break;
                 }
-                i = ((i >>> (2 * FAN_SHIFT)) + 1) << (2 * FAN_SHIFT);
-                continue;
+                node = node(child);
             }
-            var leaf = mid.get((int) (i >>> FAN_SHIFT) & FAN_MASK);
-            if (leaf == null) {
+            if (level > 0) {
+                // the entry at this level is empty: every page it would cover is absent
                 if (!present) {
                     return i;
                 }
-                i = ((i >>> FAN_SHIFT) + 1) << FAN_SHIFT;
+                int shift = level * FAN_SHIFT;
+                i = ((i >>> shift) + 1) << shift;
                 continue;
             }
             long leafEnd = Math.min(to, ((i >>> FAN_SHIFT) + 1) << FAN_SHIFT);
             for (; i < leafEnd; i++) {
-                if ((leaf.get((int) i & FAN_MASK) != null) == present) {
+                if ((node.get(slot(i, 0)) != null) == present) {
                     return i;
                 }
             }
@@ -121,25 +108,33 @@ final class PageTable {
         return to;
     }
 
-    private AtomicReferenceArray<byte[]> leafFor(long index) {
-        int r = (int) (index >>> (2 * FAN_SHIFT));
-        var mid = root.get(r);
-        if (mid == null) {
-            var fresh = new AtomicReferenceArray<AtomicReferenceArray<byte[]>>(FAN);
-            mid = root.compareAndExchange(r, null, fresh);
-            if (mid == null) {
-                mid = fresh;
+    /** The leaf holding page {@code index}; with {@code create}, builds the missing nodes on the way. */
+    private AtomicReferenceArray<Object> leaf(long index, boolean create) {
+        AtomicReferenceArray<Object> node = root;
+        for (int level = levels - 1; level > 0; level--) {
+            int s = slot(index, level);
+            Object child = node.get(s);
+            if (child == null) {
+                if (!create) {
+                    return null;
+                }
+                AtomicReferenceArray<Object> fresh = new AtomicReferenceArray<>(FAN);
+                child = node.compareAndExchange(s, null, fresh);
+                if (child == null) {
+                    child = fresh;
+                }
             }
+            node = node(child);
         }
-        int m = (int) (index >>> FAN_SHIFT) & FAN_MASK;
-        var leaf = mid.get(m);
-        if (leaf == null) {
-            var fresh = new AtomicReferenceArray<byte[]>(FAN);
-            leaf = mid.compareAndExchange(m, null, fresh);
-            if (leaf == null) {
-                leaf = fresh;
-            }
-        }
-        return leaf;
+        return node;
+    }
+
+    private static int slot(long index, int level) {
+        return (int) (index >>> (level * FAN_SHIFT)) & FAN_MASK;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static AtomicReferenceArray<Object> node(Object o) {
+        return (AtomicReferenceArray<Object>) o;
     }
 }

@@ -199,7 +199,9 @@ final class DmIo {
                     }
                 }
             }
-            parent.endio(s);
+            // The mapped device's own range check passed: a lower device refusing the range (it
+            // shrank under the table) is an I/O error of this device, as the kernel's bio_check_eod makes it.
+            parent.endio(s == IoStatus.INVALID ? IoStatus.IO_ERROR : s);
             gate.exit();
         }
     }

@@ -12,8 +12,9 @@ import java.util.Objects;
  *
  * <p>Syntax, as {@code dmsetup create/load} reads it: one target per line,
  * {@code <start> <length> <target> [<args>...]}, in 512-byte sectors, fields separated by
- * spaces or tabs; blank lines and lines whose first non-blank character is {@code #} are
- * ignored. Arguments carry no escapes, so device names have no white space.
+ * spaces or tabs; blank lines are ignored, and a field that starts with {@code #} starts a comment
+ * that runs to the end of the line (so a whole line can be one). Arguments carry no escapes, so
+ * device names have no white space (nor a leading {@code #}).
  */
 public record TableSpec(List<Line> lines) {
 
@@ -52,11 +53,17 @@ public record TableSpec(List<Line> lines) {
         String[] rows = text.split("\r?\n", -1);
         for (int i = 0; i < rows.length; i++) {
             String row = rows[i].strip();
-            if (row.isEmpty() || row.startsWith("#")) {
+            if (row.isEmpty()) {
                 continue;
             }
             List<String> fields = List.of(row.split("[ \t]+"));
-            out.add(line(i + 1, fields));
+            int comment = 0;
+            while (comment < fields.size() && !fields.get(comment).startsWith("#")) {
+                comment++;
+            }
+            if (comment > 0) {
+                out.add(line(i + 1, fields.subList(0, comment)));
+            }
         }
         return new TableSpec(out);
     }

@@ -439,6 +439,20 @@ public final class MdArray extends AbstractBlockDevice {
         return throughBitmap ? "bitmap" : "full";
     }
 
+    /**
+     * Reassembly: a member stored as failed comes back attached and faulty, as it was before the
+     * stop ({@code mdadm --assemble} of a superblock that marks it faulty).
+     */
+    public void attachFaulty(BlockDevice device, int formerSlot, String reason) {
+        checkJoiner(device);
+        members.attachFaulty(device, formerSlot, reason);
+    }
+
+    /** Reassembly: {@code device} was removed from slot {@code slot} before the stop; {@link #reAdd} puts it back there. */
+    public void rememberFormerSlot(String device, int slot) {
+        members.rememberFormerSlot(device, slot);
+    }
+
     private void checkJoiner(BlockDevice device) {
         if (device == null) {
             throw new MdArgumentException("device", "required");

@@ -62,12 +62,18 @@ public final class MdArrays {
      * skipped. Names already in use are still refused.
      */
     public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares, long memberBytes) {
-        return assemble(spec, slots, spares, memberBytes, null);
+        return assemble(spec, slots, spares, List.of(), Map.of(), memberBytes, null);
     }
 
-    /** As {@link #assemble(MdArraySpec, List, List, long)}, replaying the write journal on {@code journal} first. */
-    public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares, long memberBytes,
-                                         String journal) {
+    /**
+     * As {@link #assemble(MdArraySpec, List, List, long)}, with what the array remembers of members
+     * out of their slots: {@code faulty} ones come back attached and faulty (unknown devices are
+     * skipped), and {@code formerSlots} (device name to slot) are where removed members may be
+     * re-added; and replaying the write journal on {@code journal} (null for none) first.
+     */
+    public synchronized MdArray assemble(MdArraySpec spec, List<String> slots, List<String> spares,
+                                         List<FaultyMember> faulty, Map<String, Integer> formerSlots,
+                                         long memberBytes, String journal) {
         refuseName(spec.name());
         List<BlockDevice> resolved = new ArrayList<>();
         for (int i = 0; i < slots.size(); i++) {
@@ -96,9 +102,46 @@ public final class MdArrays {
             refuseBusy("journal", j);
         }
         MdArray array = MdArray.assemble(spec, resolved, spareDevices, memberBytes, j, listener);
+        formerSlots.forEach(array::rememberFormerSlot);
+        if (j != null) {
+            faulty = faulty.stream().filter(f -> !f.device().equals(journal)).toList();
+        }
+        attachFaulty(array, faulty);
         arrays.put(spec.name(), array);
         return array;
     }
+
+    /** As the assemblies do, for an array re-created at start-up (every member had lost its superblock). */
+    public synchronized void attachFaulty(String name, List<FaultyMember> faulty) {
+        MdArray array = arrays.get(name);
+        if (array != null) {
+            attachFaulty(array, faulty);
+        }
+    }
+
+    /**
+     * Attaches each member that had failed when the array stopped, faulty as it was, so mdstat and
+     * the array's detail agree with the configuration; devices that are unknown or already used
+     * (by this array or another) are skipped.
+     */
+    @GuardedBy("this")
+    private void attachFaulty(MdArray array, List<FaultyMember> faulty) {
+        for (FaultyMember f : faulty) {
+            BlockDevice d = devices.apply(f.device());
+            if (d != null && holderOf(d) == null && array.detail().members().stream()
+                    .noneMatch(m -> d.name().equals(m.device()))) {
+                array.attachFaulty(d, f.formerSlot(), f.reason());
+            }
+        }
+    }
+
+    /**
+     * A member that had failed when the array stopped.
+     *
+     * @param formerSlot the slot it filled, or -1
+     * @param reason why it failed, as its detail said
+     */
+    public record FaultyMember(String device, int formerSlot, String reason) {}
 
     /**
      * {@code mdadm --assemble} from superblocks alone: the array the devices' superblocks describe,
@@ -136,9 +179,12 @@ public final class MdArrays {
     /**
      * Reassembly at start-up of a configured array with metadata: {@code deviceNames} are the
      * members the configuration lists that are there (unknown ones are skipped); their
-     * superblocks decide which are in sync, stale or spares.
+     * superblocks decide which are in sync, stale or spares. {@code faulty} members (failed by the
+     * user or the array and recorded so) are not examined: they come back attached and faulty, as
+     * mdadm --assemble leaves a failed member out until it is re-added.
      */
-    public synchronized MdAssembly.Result assemble(MdArraySpec spec, int width, List<String> deviceNames) {
+    public synchronized MdAssembly.Result assemble(MdArraySpec spec, int width, List<String> deviceNames,
+                                                   List<FaultyMember> faulty) {
         refuseName(spec.name());
         List<BlockDevice> found = new ArrayList<>();
         for (int i = 0; i < deviceNames.size(); i++) {
@@ -151,6 +197,7 @@ public final class MdArrays {
         List<Examination> exams = found.stream().map(Examination::of).toList();
         MdAssembly.Result result = MdAssembly.build(spec, width, found, exams, AssemblyPlan.of(exams, spec.metadata().uuid()),
                 listener);
+        attachFaulty(result.array(), faulty);
         arrays.put(spec.name(), result.array());
         return result;
     }

@@ -22,7 +22,8 @@ import java.util.function.Predicate;
  * so nothing under the lock blocks or submits I/O.
  *
  * <p>Size note: over 400 lines because every change to the members goes through one lock and republishes
- * one table; the operations share its helpers (take out, find, refuse a member twice).
+ * one table; the operations share its helpers (take out, find, refuse a member twice), and the faulty
+ * members and former slots kept across restarts belong to that one picture.
  *
  * <p>Every change bumps {@link #changes}, and a failure also {@link #failures}, before the new
  * table is published: whoever reads a table without a failed member also sees the failure count
@@ -343,6 +344,30 @@ final class MemberSet {
         }
         onChange.run();
         return m;
+    }
+
+    /**
+     * Reassembly: a member that had failed before the array stopped comes back attached and
+     * faulty, out of any slot, as it was (it shows as {@code (F)} in mdstat and can be removed, then
+     * re-added into {@code formerSlot}).
+     */
+    void attachFaulty(BlockDevice device, int formerSlot, String reason) {
+        synchronized (lock) {
+            refuseMember(device);
+            Member m = new Member(device, nextNumber++, MemberState.SPARE, -1);
+            m.faulty(reason);
+            faulty.add(m);
+            rememberFormerSlot(device.name(), formerSlot);
+        }
+    }
+
+    /** Reassembly: {@code device} left slot {@code slot} before the array stopped, so it may be re-added there. */
+    void rememberFormerSlot(String device, int slot) {
+        synchronized (lock) {
+            if (slot >= 0 && slot < table.width()) {
+                formerSlots.put(device, slot);
+            }
+        }
     }
 
     private void refuseMember(BlockDevice device) {

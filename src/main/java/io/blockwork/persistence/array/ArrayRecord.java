@@ -2,18 +2,24 @@ package io.blockwork.persistence.array;
 
 import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.CascadeType;
+import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
+import jakarta.persistence.ElementCollection;
 import jakarta.persistence.Entity;
 import jakarta.persistence.FetchType;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.MapKeyColumn;
 import jakarta.persistence.OneToMany;
 import jakarta.persistence.OrderBy;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -92,6 +98,13 @@ public class ArrayRecord extends NodeOwned {
     @OneToMany(mappedBy = "array", cascade = CascadeType.ALL, orphanRemoval = true, fetch = FetchType.EAGER)
     @OrderBy("id")
     private List<ArrayMemberRecord> members = new ArrayList<>();
+
+    /** Device name to the slot it filled before it was removed (V13_6__array_former_slots.sql). */
+    @ElementCollection(fetch = FetchType.EAGER)
+    @CollectionTable(name = "array_former_slots", joinColumns = @JoinColumn(name = "array_id"))
+    @MapKeyColumn(name = "device_name", length = 64)
+    @Column(name = "slot", nullable = false)
+    private Map<String, Integer> formerSlots = new HashMap<>();
 
     protected ArrayRecord() {
         // for JPA
@@ -242,5 +255,10 @@ public class ArrayRecord extends NodeOwned {
 
     public void removeMember(ArrayMemberRecord member) {
         members.remove(member);
+    }
+
+    /** Where members removed from the array may be re-added (device name to slot); changed in place. */
+    public Map<String, Integer> getFormerSlots() {
+        return formerSlots;
     }
 }

@@ -39,6 +39,10 @@ public class ExportRecord extends NodeOwned {
     @Column(nullable = false, length = 4096)
     private String description;
 
+    /** Writes a device that arrays or mapped devices hold, as they allow (V13_5__export_raw.sql). */
+    @Column(nullable = false)
+    private boolean raw;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -54,12 +58,13 @@ public class ExportRecord extends NodeOwned {
     }
 
     /** @param allowedClients canonical CIDR blocks, or null for any client */
-    public ExportRecord(String name, String deviceName, String deviceKind, boolean readOnly, String description,
+    public ExportRecord(String name, String deviceName, String deviceKind, boolean readOnly, boolean raw, String description,
                         Instant createdAt, boolean tlsRequired, List<String> allowedClients) {
         this.name = name;
         this.deviceName = deviceName;
         this.deviceKind = deviceKind;
         this.readOnly = readOnly;
+        this.raw = raw;
         this.description = description;
         this.createdAt = createdAt;
         this.tlsRequired = tlsRequired;
@@ -84,6 +89,10 @@ public class ExportRecord extends NodeOwned {
 
     public boolean isReadOnly() {
         return readOnly;
+    }
+
+    public boolean isRaw() {
+        return raw;
     }
 
     public String getDescription() {

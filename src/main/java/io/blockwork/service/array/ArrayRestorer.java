@@ -30,6 +30,7 @@ import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.service.problem.ProblemException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -49,21 +50,27 @@ import org.springframework.stereotype.Component;
  * with the reason, and its rows stay as they were, so it assembles again once the members are back.
  *
  * <p>Arrays with metadata ({@code 1.2}): the rows only say which devices to look at; their
- * superblocks decide ({@link MdArrays#assemble(MdArraySpec, int, List)}): the freshest event count
- * wins, stale members (one that failed just before a crash, one failed and never removed) go back
- * into their slots and are rebuilt, through the bitmap when it allows, a rebuild carries on from
+ * superblocks decide ({@link MdArrays#assemble(MdArraySpec, int, List, List)}): the freshest event
+ * count wins, a stale member (one that failed just before a crash, before its row said so) goes
+ * back into its slot and is rebuilt, through the bitmap when it allows, a rebuild carries on from
  * its recovery offset, and an array that was not clean resyncs its dirty chunks. A member whose
  * superblock is torn, corrupt or another array's is left out ({@code missing}, with the reason);
  * one whose superblock area is blank (a memory disk after a restart) is rebuilt as a spare. When
- * every member is blank the array is written new superblocks, as a re-create.
+ * every member is blank the array is written new superblocks, as a re-create. A member whose row
+ * says {@code faulty} (a failure that was acknowledged) is not assembled: it comes back attached
+ * and faulty, as mdadm leaves a failed member out until it is re-added.
  *
  * <p>Arrays without metadata ({@code none}): what the rows say decides what comes back:
  * {@code in_sync} members fill their slots, {@code rebuilding} ones and spares come back as spares
- * (a rebuild starts over), {@code faulty} and {@code missing} ones stay out. An array whose initial
- * resync had not finished resyncs again if it has all its members.
+ * (a rebuild starts over), {@code faulty} ones come back attached and faulty as they were (mdstat
+ * shows them, remove and re-add work on them), {@code missing} ones stay out. Slots that removed
+ * members left are remembered for re-add. An array whose initial resync had not finished resyncs
+ * again if it has all its members.
  */
 @Component
 class ArrayRestorer implements RestorableSource {
+
+    private static final System.Logger LOG = System.getLogger(ArrayRestorer.class.getName());
 
     /** Only this node's objects are assembled here; other nodes' instances assemble theirs. */
     private final NodeScope nodes;
@@ -112,6 +119,7 @@ class ArrayRestorer implements RestorableSource {
         String[] slots = new String[record.getRaidDevices()];
         Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
         List<String> spares = new ArrayList<>();
+        List<MdArrays.FaultyMember> faulty = new ArrayList<>();
         for (ArrayMemberRecord m : record.getMembers()) {
             String why = unavailableBecause(m);
             switch (m.getState()) {
@@ -132,10 +140,16 @@ class ArrayRestorer implements RestorableSource {
                         spares.add(m.getDeviceName());
                     }
                 }
-                default -> { } // faulty and missing members stay out
+                case MemberRows.FAULTY -> {
+                    if (why == null) {
+                        faulty.add(new MdArrays.FaultyMember(m.getDeviceName(),
+                                m.getSlot() == null ? -1 : m.getSlot(), m.getFaultReason()));
+                    }
+                }
+                default -> { } // missing members stay out: they were not there at the last start
             }
         }
-        MdArray array = build(record, spec, Arrays.asList(slots), spares, missing);
+        MdArray array = build(record, spec, Arrays.asList(slots), spares, faulty, missing);
         started(record, array, missing, Map.of());
     }
 
@@ -185,11 +199,18 @@ class ArrayRestorer implements RestorableSource {
     private void assembleFromSuperblocks(ArrayRecord record, MdArraySpec spec) {
         Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
         List<String> present = new ArrayList<>();
+        List<MdArrays.FaultyMember> faulty = new ArrayList<>();
         for (ArrayMemberRecord m : record.getMembers()) {
             String why = unavailableBecause(m);
-            if (why == null) {
+            if (m.getState().equals(MemberRows.FAULTY)) {
+                // an acknowledged failure stands: not assembled, not rebuilt; remove and re-add bring it back
+                if (why == null) {
+                    faulty.add(new MdArrays.FaultyMember(m.getDeviceName(), m.getSlot() == null ? -1 : m.getSlot(),
+                            m.getFaultReason()));
+                }
+            } else if (why == null) {
                 present.add(m.getDeviceName());
-            } else if (!m.getState().equals(MemberRows.FAULTY) && !m.getState().equals(MemberRows.MISSING)) {
+            } else if (!m.getState().equals(MemberRows.MISSING)) {
                 missing.put(m, why);
             }
         }
@@ -200,9 +221,10 @@ class ArrayRestorer implements RestorableSource {
         try {
             if (!present.isEmpty() && blank.size() == present.size()) {
                 array = recreate(record, spec, present);
+                arrays.attachFaulty(spec.name(), faulty);
             } else {
                 List<String> examined = present.stream().filter(d -> !blank.contains(d)).toList();
-                MdAssembly.Result result = arrays.assemble(spec, record.getRaidDevices(), examined);
+                MdAssembly.Result result = arrays.assemble(spec, record.getRaidDevices(), examined, faulty);
                 array = result.array();
                 for (MdAssembly.DeviceOutcome d : result.devices()) {
                     if (d.outcome().equals("refused")) {
@@ -253,7 +275,7 @@ class ArrayRestorer implements RestorableSource {
     }
 
     private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
-                          Map<ArrayMemberRecord, String> missing) {
+                          List<MdArrays.FaultyMember> faulty, Map<ArrayMemberRecord, String> missing) {
         try {
             // With a journal the array is always assembled: create would format the journal unread.
             if (!spec.assumeClean() && slots.stream().allMatch(Objects::nonNull) && record.getJournalDevice() == null) {
@@ -266,7 +288,8 @@ class ArrayRestorer implements RestorableSource {
                 }
                 return array;
             }
-            return arrays.assemble(spec, slots, spares, record.getMemberBytes(), record.getJournalDevice());
+            return arrays.assemble(spec, slots, spares, faulty, record.getFormerSlots(), record.getMemberBytes(),
+                    record.getJournalDevice());
         } catch (MdArgumentException | MdStateException e) {
             throw new IllegalStateException(e.getMessage() + describe(missing), e);
         }
@@ -297,16 +320,28 @@ class ArrayRestorer implements RestorableSource {
         repository.findByName(name).ifPresent(this::claimMembers);
     }
 
+    /**
+     * Every member the rows name, faulty and missing ones included, is the array's again, so
+     * nothing else takes it. Arrays are assembled before exports and mapped devices on the same
+     * device (kinds in name order), so a claim here only fails against a configuration stored
+     * before members were owned; that holder is then refused instead, and this is logged.
+     */
     private void claimMembers(ArrayRecord record) {
         Holder holder = ArrayService.holder(record.getName());
-        for (ArrayMemberRecord m : record.getMembers()) {
-            if (registry.find(m.getDeviceName()).isPresent()) {
-                registry.claim(m.getDeviceName(), holder);
-            }
+        List<String> owned = new ArrayList<>();
+        record.getMembers().forEach(m -> owned.add(m.getDeviceName()));
+        if (record.getJournalDevice() != null) {
+            owned.add(record.getJournalDevice());
         }
-        String journal = record.getJournalDevice();
-        if (journal != null && registry.find(journal).isPresent()) {
-            registry.claim(journal, holder);
+        for (String device : owned) {
+            if (registry.find(device).isPresent()) {
+                try {
+                    registry.claim(device, holder, ArrayService.MEMBER_CLAIM);
+                } catch (ProblemException e) {
+                    LOG.log(System.Logger.Level.WARNING, "array " + record.getName() + " cannot own its member "
+                            + device + ": " + e.getMessage());
+                }
+            }
         }
     }
 

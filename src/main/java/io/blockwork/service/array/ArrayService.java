@@ -17,6 +17,7 @@ import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.consistency.Records;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
 import io.blockwork.service.device.DeviceRegistry;
@@ -44,10 +45,10 @@ import org.springframework.stereotype.Service;
  * engine object is built or changed first (it checks everything and changes nothing when it
  * refuses), its undo recorded, then the rows are written from the engine's new state.
  *
- * <p>An array is a block device in the {@link DeviceRegistry} (kind "array") and holds each of its
- * members (a {@link Holder} of kind "array"), so a member cannot be deleted, exported or used by
- * another array while it belongs to this one; the rows keep that rule too (a device name is unique
- * among members).
+ * <p>An array is a block device in the {@link DeviceRegistry} (kind "array") and owns each of its
+ * members (a {@link Holder} of kind "array", {@link #MEMBER_CLAIM}), so a member cannot be deleted,
+ * exported, mapped, written or used by another array while it belongs to this one; the rows keep
+ * that rule too (a device name is unique among members).
  *
  * <p>Some engine changes cannot be taken back (a failed member stays failed, a removed faulty
  * member is gone). For those, a rollback asks the {@link ArrayChangeRecorder} to write the
@@ -65,6 +66,11 @@ public class ArrayService {
 
     /** The {@link Holder#kind()} of an array's claim on its members. */
     public static final String HOLDER_KIND = DeviceKind.ARRAY.label();
+    /**
+     * An array owns its members: nothing else may hold or write one, except a writer that asks
+     * for raw access (damaging one member on purpose is how {@code check} and {@code repair} are tested).
+     */
+    static final Claim MEMBER_CLAIM = Claim.OWNER_ALLOWING_RAW;
 
     private final ArrayRepository repository;
     private final DeviceRegistry registry;
@@ -129,8 +135,7 @@ public class ArrayService {
             changes.undoOnRollback(() -> registry.unregister(c.name()));
             Holder holder = holder(c.name());
             for (String device : seen.keySet()) {
-                registry.claim(device, holder);
-                changes.undoOnRollback(() -> registry.release(device, holder));
+                claim(device, holder, changes);
             }
             ArrayRecord record = newRecord(array, speed);
             record.setJournalDevice(c.journal(), c.journal() == null ? null : kindOf(c.journal()));
@@ -256,6 +261,10 @@ public class ArrayService {
             }
             release(member, holder(name), changes);
             if (row != null) {
+                if (row.getSlot() != null && !MemberRows.SPARE.equals(row.getState())) {
+                    // md keeps this in the device's superblock: re-add puts it back there, after a restart too
+                    record.getFormerSlots().put(member, row.getSlot());
+                }
                 record.removeMember(row);
             }
             return write(record, array);
@@ -267,8 +276,9 @@ public class ArrayService {
      * superblock says which, and it is rebuilt only in the chunks the write-intent bitmap marks
      * when the bitmap still holds every write it missed (else in full); a device whose superblock
      * does not place it (none, another array's, a taken slot) comes back as a spare. Without
-     * metadata: a device removed since the service started goes back into its old slot, one the
-     * array lost at the last start comes back as a spare, rebuilt in full either way.
+     * metadata: a removed device goes back into its old slot (the slot is stored, so this works
+     * across restarts; a failed member must be removed first, as in md), one the array lost at the
+     * last start comes back as a spare, rebuilt in full either way.
      */
     public ArrayView reAddMember(String name, String member) {
         return management.apply(changes -> {
@@ -468,11 +478,12 @@ public class ArrayService {
     private ArrayView joined(ArrayRecord record, MdArray array, String device, EngineChanges changes) {
         changes.undoOnRollback(() -> detach(array, device));
         claim(device, holder(record.getName()), changes);
+        record.getFormerSlots().remove(device);
         return write(record, array);
     }
 
     void claim(String device, Holder holder, EngineChanges changes) {
-        registry.claim(device, holder);
+        registry.claim(device, holder, MEMBER_CLAIM);
         changes.undoOnRollback(() -> registry.release(device, holder));
     }
 
@@ -480,7 +491,7 @@ public class ArrayService {
         boolean held = registry.find(device).map(e -> e.holders().contains(holder)).orElse(false);
         if (held) {
             registry.release(device, holder);
-            changes.undoOnRollback(() -> registry.claim(device, holder));
+            changes.undoOnRollback(() -> registry.claim(device, holder, MEMBER_CLAIM));
         }
     }
 

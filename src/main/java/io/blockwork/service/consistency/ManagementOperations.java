@@ -27,16 +27,19 @@ public class ManagementOperations {
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private final TransactionTemplate transactions;
+    private final DurableCommits durable;
     private final NodeLease lease;
 
-    public ManagementOperations(PlatformTransactionManager transactionManager, NodeLease lease) {
+    public ManagementOperations(PlatformTransactionManager transactionManager, DurableCommits durable, NodeLease lease) {
         this.transactions = new TransactionTemplate(transactionManager);
+        this.durable = durable;
         this.lease = lease;
     }
 
     /**
-     * Runs {@code operation} as one consistent change and returns its result. Refused once this
-     * instance has lost its node's lease: another instance may be running the node now.
+     * Runs {@code operation} as one consistent change and returns its result once it is durable.
+     * Refused once this instance has lost its node's lease: another instance may be running the
+     * node now.
      */
     public <T> T apply(Function<EngineChanges, T> operation) {
         lock.lock();
@@ -46,11 +49,13 @@ public class ManagementOperations {
                         + " heartbeats; another instance may run the node now): configuration changes are refused"
                         + " until it restarts");
             }
-            return transactions.execute(status -> {
+            T result = transactions.execute(status -> {
                 EngineChanges changes = new EngineChanges();
                 TransactionSynchronizationManager.registerSynchronization(changes);
                 return operation.apply(changes);
             });
+            durable.sync();
+            return result;
         } finally {
             lock.unlock();
         }

@@ -29,7 +29,7 @@ public class DeviceIoService {
     }
 
     public byte[] read(String name, long offset, long length) {
-        BlockDevice device = registry.device(name);
+        BlockDevice device = registry.readable(name);
         checkTransfer(length, "length");
         checkRange(device, offset, length);
         byte[] data = new byte[(int) length];
@@ -42,9 +42,11 @@ public class DeviceIoService {
      * checked before a byte of it is read; an undeclared (chunked) body is read up to the limit.
      *
      * @param declaredLength the Content-Length, or -1 if unknown
+     * @param raw write although an array or a mapped device holds the device, where it allows that
+     *            ({@link DeviceRegistry#writable}); without it such a device is refused with device-busy
      */
-    public void write(String name, long offset, long declaredLength, InputStream body, boolean fua) {
-        BlockDevice device = registry.device(name);
+    public void write(String name, long offset, long declaredLength, InputStream body, boolean fua, boolean raw) {
+        BlockDevice device = registry.writable(name, raw);
         if (declaredLength >= 0) {
             checkTransfer(declaredLength, "body");
             checkRange(device, offset, declaredLength);
@@ -61,8 +63,8 @@ public class DeviceIoService {
         run(() -> SyncIo.flush(device));
     }
 
-    public void discard(String name, long offset, long length) {
-        BlockDevice device = registry.device(name);
+    public void discard(String name, long offset, long length, boolean raw) {
+        BlockDevice device = registry.writable(name, raw);
         if (length <= 0) {
             throw ProblemException.invalid("length", "length must be positive");
         }

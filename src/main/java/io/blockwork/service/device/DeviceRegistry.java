@@ -5,11 +5,12 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
+import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
@@ -20,6 +21,12 @@ import org.springframework.stereotype.Component;
  * could not be assembled with none, so their name stays taken until they are deleted. Features
  * register what they create and claim what they use ({@link #claim}); a device with holders
  * cannot be unregistered.
+ *
+ * <p>Ownership: this is the one place that decides who may use a device. Every claim states how
+ * its holder uses the device ({@link Claim}: an owner, a table, an outside reader or writer), and
+ * {@link #claim}, {@link #requireClaimable} and {@link #writable} check it against the claims
+ * already there, so a device an array, pool, snapshot or mapped device uses refuses every other
+ * writer (exports, tables, the REST data endpoints) with device-busy naming the holder.
  *
  * <p>Locking: changes are made under {@link #lock}, which makes check-then-act steps (is the name
  * free? has it holders?) atomic. Entries are immutable and published through a concurrent map, so
@@ -36,12 +43,12 @@ public class DeviceRegistry {
         if (!name.equals(device.name())) {
             throw new IllegalArgumentException("device " + device.name() + " registered as " + name);
         }
-        add(new RegisteredDevice(name, kind, device, ObjectState.RUNNING, Set.of()));
+        add(new RegisteredDevice(name, kind, device, ObjectState.RUNNING, Map.of()));
     }
 
     /** Keeps {@code name} taken by a configured device that has no live engine object. */
     public void reserve(String name, DeviceKind kind, ObjectState state) {
-        add(new RegisteredDevice(name, kind, null, state, Set.of()));
+        add(new RegisteredDevice(name, kind, null, state, Map.of()));
     }
 
     private void add(RegisteredDevice entry) {
@@ -85,7 +92,7 @@ public class DeviceRegistry {
         synchronized (lock) {
             RegisteredDevice entry = require(name);
             if (!entry.holders().isEmpty()) {
-                List<String> holders = entry.holders().stream().map(Holder::toString).sorted().toList();
+                List<String> holders = names(entry.holders());
                 throw new ProblemException(Problem.DEVICE_BUSY,
                         entry.kind().label() + " " + name + " is in use by " + String.join(", ", holders))
                         .with("holders", holders);
@@ -136,52 +143,105 @@ public class DeviceRegistry {
     }
 
     /**
-     * Records that {@code holder} uses device {@code name}. Claiming twice is harmless; a device
-     * another holder claimed exclusively ({@link #claimExclusive}) refuses with device-busy.
+     * Records that {@code holder} holds device {@code name} as {@code claim}. Refused with
+     * device-busy, naming the holders in the way, unless {@link Claim} lets the two share; a
+     * hidden device takes no claim from outside. The same holder claiming again replaces its claim.
      */
-    public void claim(String name, Holder holder) {
+    public void claim(String name, Holder holder, Claim claim) {
         synchronized (lock) {
             RegisteredDevice entry = require(name);
-            if (entry.exclusive() != null && !entry.exclusive().equals(holder)) {
-                throw new ProblemException(Problem.DEVICE_BUSY, entry.kind().label() + " " + name
-                        + " is used exclusively by " + entry.exclusive()).with("holders", List.of(entry.exclusive().toString()));
-            }
-            Set<Holder> more = new HashSet<>(entry.holders());
-            more.add(holder);
-            entries.put(name, entry.withHolders(more, entry.exclusive()));
+            check(entry, holder, claim);
+            Map<Holder, Claim> more = new HashMap<>(entry.claims());
+            more.put(holder, claim);
+            entries.put(name, entry.withClaims(more));
         }
     }
 
     /**
-     * Claims device {@code name} for {@code holder} alone, as a pool does its device: refused with
-     * device-busy while anything else holds it, and later claims by others are refused until
+     * Claims device {@code name} for {@code holder} alone ({@link Claim#OWNER}), as a pool does its
+     * device: refused while anything else holds it, and later claims by others are refused until
      * {@code holder} releases it.
      */
     public void claimExclusive(String name, Holder holder) {
-        synchronized (lock) {
-            RegisteredDevice entry = require(name);
-            List<String> others = entry.holders().stream().filter(h -> !h.equals(holder)).map(Holder::toString)
-                    .sorted().toList();
-            if (!others.isEmpty()) {
-                throw new ProblemException(Problem.DEVICE_BUSY, entry.kind().label() + " " + name + " is in use by "
-                        + String.join(", ", others) + "; " + holder + " needs a device nothing else uses")
-                        .with("holders", others);
-            }
-            entries.put(name, entry.withHolders(Set.of(holder), holder));
-        }
+        claim(name, holder, Claim.OWNER);
     }
 
-    /** Drops a claim, exclusive or not; releasing one that is not there is harmless. */
+    /**
+     * Throws device-busy unless {@code name} could be claimed as {@code claim} now: the check a
+     * table makes before it builds a target on the device (a target may write while it is built).
+     */
+    public void requireClaimable(String name, Claim claim) {
+        check(require(name), null, claim);
+    }
+
+    /**
+     * The live device for a write from outside the engine's stacking (the REST data endpoints,
+     * workloads): refused with device-busy while an array, pool, snapshot or mapped device holds
+     * it, unless {@code raw} is asked for and every such holder allows it, and always for a hidden device.
+     */
+    public BlockDevice writable(String name, boolean raw) {
+        RegisteredDevice entry = require(name);
+        check(entry, null, raw ? Claim.RAW_WRITER : Claim.WRITER);
+        return device(entry);
+    }
+
+    /**
+     * The live device for a read from outside (the REST data endpoint): any device but a hidden
+     * one, which is part of its holder. Reads take no claim, so a held device may be read.
+     */
+    public BlockDevice readable(String name) {
+        RegisteredDevice entry = require(name);
+        refuseHidden(entry);
+        return device(entry);
+    }
+
+    /** Drops a claim, whatever it was; releasing one that is not there is harmless. */
     public void release(String name, Holder holder) {
         synchronized (lock) {
             RegisteredDevice entry = entries.get(name);
             if (entry == null) {
                 return;
             }
-            Set<Holder> fewer = new HashSet<>(entry.holders());
+            Map<Holder, Claim> fewer = new HashMap<>(entry.claims());
             fewer.remove(holder);
-            entries.put(name, entry.withHolders(fewer, holder.equals(entry.exclusive()) ? null : entry.exclusive()));
+            entries.put(name, entry.withClaims(fewer));
         }
+    }
+
+    /** The one decision who may use a device: see {@link Claim}. */
+    private static void check(RegisteredDevice entry, Holder holder, Claim claim) {
+        if (claim.outside()) {
+            refuseHidden(entry);
+        }
+        List<Holder> inTheWay = entry.claims().entrySet().stream()
+                .filter(e -> !e.getKey().equals(holder) && !claim.compatibleWith(e.getValue()))
+                .map(Map.Entry::getKey).toList();
+        if (inTheWay.isEmpty()) {
+            return;
+        }
+        List<String> names = names(inTheWay);
+        String why = switch (claim) {
+            case OWNER, OWNER_ALLOWING_RAW -> "; " + (holder == null ? "it" : holder) + " needs a device nothing else uses";
+            case WRITER -> inTheWay.stream().allMatch(h -> entry.claims().get(h).allowsRaw())
+                    ? "; ask for raw access (raw=true) to write it anyway" : "";
+            case RAW_WRITER -> ", which " + (names.size() == 1 ? "does" : "do") + " not allow raw access";
+            default -> "";
+        };
+        throw new ProblemException(Problem.DEVICE_BUSY, entry.kind().label() + " " + entry.name()
+                + " is in use by " + String.join(", ", names) + why).with("holders", names);
+    }
+
+    private static void refuseHidden(RegisteredDevice entry) {
+        if (entry.hidden()) {
+            List<String> holders = names(entry.holders());
+            throw new ProblemException(Problem.DEVICE_BUSY, entry.name() + " is a hidden device of "
+                    + String.join(", ", holders) + ": it is part of its holder, never read or written from outside")
+                    .with("holders", holders);
+        }
+    }
+
+    private static List<String> names(Collection<Holder> holders) {
+        return holders.stream().map(Holder::toString).sorted().toList();
     }
 
     public Optional<RegisteredDevice> find(String name) {
@@ -200,9 +260,12 @@ public class DeviceRegistry {
 
     /** The live engine object of {@code name}: not-found if there is none, conflict if it is not assembled. */
     public BlockDevice device(String name) {
-        RegisteredDevice entry = require(name);
+        return device(require(name));
+    }
+
+    private static BlockDevice device(RegisteredDevice entry) {
         if (!entry.live()) {
-            throw new ProblemException(Problem.CONFLICT, entry.kind().label() + " " + name
+            throw new ProblemException(Problem.CONFLICT, entry.kind().label() + " " + entry.name()
                     + " is not active: " + entry.state().reason());
         }
         return entry.device();

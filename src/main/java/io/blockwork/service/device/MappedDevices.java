@@ -44,7 +44,11 @@ public class MappedDevices {
         return suspendTimeout;
     }
 
-    /** Table device names resolve to live devices of any kind. */
+    /**
+     * Table device names resolve to live devices of any kind, hidden ones included: for the tables
+     * features build themselves (volumes over their pool's device, snapshots over a volume's
+     * origin and store). Tables users load go through the claim check instead (DmHolds).
+     */
     public DeviceLookup lookup() {
         return name -> registry.find(name).filter(RegisteredDevice::live).map(RegisteredDevice::device).orElse(null);
     }

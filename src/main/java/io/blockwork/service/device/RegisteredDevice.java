@@ -2,31 +2,41 @@ package io.blockwork.service.device;
 
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.service.assembly.ObjectState;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * One name in the device name space: its kind, its live engine object (null when the configured
- * object could not be assembled and only holds its name), its state and its holders.
- * Immutable: the registry replaces the whole entry on every change, so a reader always sees a
- * consistent one.
- *
- * @param exclusive the holder that claimed the device for itself alone (a pool), or null; it is
- *                  also among {@code holders}
+ * object could not be assembled and only holds its name), its state and its holders with how each
+ * holds it. Immutable: the registry replaces the whole entry on every change, so a reader always
+ * sees a consistent one.
  */
 public record RegisteredDevice(String name, DeviceKind kind, BlockDevice device, ObjectState state,
-                               Set<Holder> holders, Holder exclusive) {
+                               Map<Holder, Claim> claims) {
 
     public RegisteredDevice {
-        holders = Set.copyOf(holders);
-    }
-
-    public RegisteredDevice(String name, DeviceKind kind, BlockDevice device, ObjectState state, Set<Holder> holders) {
-        this(name, kind, device, state, holders, null);
+        claims = Map.copyOf(claims);
     }
 
     public boolean live() {
         return device != null;
+    }
+
+    /** Everything that holds the device, like /sys/block/X/holders. */
+    public Set<Holder> holders() {
+        return claims.keySet();
+    }
+
+    /** The holder that owns the device alone (a pool, an array, a snapshot), or null. */
+    public Holder exclusive() {
+        return claims.entrySet().stream().filter(e -> e.getValue().isOwner()).map(Map.Entry::getKey)
+                .findFirst().orElse(null);
+    }
+
+    /** Hidden devices (a volume's origin, a snapshot's store) belong to the engine's own stacking. */
+    public boolean hidden() {
+        return kind == DeviceKind.HIDDEN;
     }
 
     /** The live engine object if it is a {@code type} (a mapped device, a disk, an array); empty otherwise. */
@@ -34,11 +44,11 @@ public record RegisteredDevice(String name, DeviceKind kind, BlockDevice device,
         return type.isInstance(device) ? Optional.of(type.cast(device)) : Optional.empty();
     }
 
-    RegisteredDevice withHolders(Set<Holder> newHolders, Holder newExclusive) {
-        return new RegisteredDevice(name, kind, device, state, newHolders, newExclusive);
+    RegisteredDevice withClaims(Map<Holder, Claim> newClaims) {
+        return new RegisteredDevice(name, kind, device, state, newClaims);
     }
 
     RegisteredDevice renamed(String newName) {
-        return new RegisteredDevice(newName, kind, device, state, holders, exclusive);
+        return new RegisteredDevice(newName, kind, device, state, claims);
     }
 }

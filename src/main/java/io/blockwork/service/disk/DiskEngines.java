@@ -4,6 +4,8 @@ import io.blockwork.BlockworkProperties;
 import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.disk.Disk;
+import io.blockwork.engine.disk.FileMedium;
+import io.blockwork.service.device.DeviceNames;
 import io.blockwork.nbd.client.NbdRemoteDevice;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
@@ -11,12 +13,22 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.springframework.stereotype.Component;
 
 /** Builds the engine's {@link Disk} objects from specs, and owns where file disks keep their images. */
 @Component
 class DiskEngines {
+
+    private static final System.Logger LOG = System.getLogger(DiskEngines.class.getName());
+    private static final String IMAGE_SUFFIX = ".img";
+    /** Where start-up moves images no disk owns. */
+    static final String LOST_AND_FOUND = "lost+found";
 
     private final Path diskDir;
 
@@ -25,7 +37,7 @@ class DiskEngines {
     }
 
     Path imagePath(String name) {
-        return diskDir.resolve(name + ".img");
+        return diskDir.resolve(name + IMAGE_SUFFIX);
     }
 
     /**
@@ -65,6 +77,8 @@ class DiskEngines {
         Path path = imagePath(spec.name());
         try {
             return Disk.createFile(spec.name(), path, spec.sizeBytes(), spec.engineConfig());
+        } catch (FileMedium.ImageSizeException e) {
+            throw ProblemException.invalid("size", e.getMessage()).with("sizeBytes", e.size());
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof FileAlreadyExistsException) {
                 throw new ProblemException(Problem.CONFLICT, "the image file " + path
@@ -126,10 +140,45 @@ class DiskEngines {
     }
 
     void deleteImage(String name) {
-        try {
-            Files.deleteIfExists(imagePath(name));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + imagePath(name), e);
+        FileMedium.delete(imagePath(name));
+    }
+
+    /**
+     * Moves the images no file disk owns into {@code lost+found/} and returns their names. Only
+     * the service writes this directory, and it creates an image before the disk's row commits and
+     * deletes it after the row's deletion commits, so an image without a row is one of those two
+     * steps cut short by a crash: a create that was never acknowledged, or a delete that was.
+     * Either way it must leave the name free. It is moved, never deleted, as fsck does: the image
+     * may be one a user brought to adopt ({@code "image":"existing"}) whose create never committed
+     * (see the durability notes in docs/engine/durability.md).
+     */
+    List<String> sweepOrphans(Set<String> fileDisks) {
+        if (!Files.isDirectory(diskDir)) {
+            return List.of();
         }
+        List<String> swept = new ArrayList<>();
+        Path lostFound = diskDir.resolve(LOST_AND_FOUND);
+        try (Stream<Path> images = Files.list(diskDir)) {
+            for (Path image : images.sorted().toList()) {
+                String file = image.getFileName().toString();
+                if (!file.endsWith(IMAGE_SUFFIX) || !Files.isRegularFile(image)) {
+                    continue;
+                }
+                String name = file.substring(0, file.length() - IMAGE_SUFFIX.length());
+                if (DeviceNames.valid(name) && !fileDisks.contains(name)) {
+                    Files.createDirectories(lostFound);
+                    Path target = lostFound.resolve(name + "-" + System.currentTimeMillis() + IMAGE_SUFFIX);
+                    LOG.log(System.Logger.Level.WARNING, "moving " + image + " to " + target + ": no file disk owns"
+                            + " it (left by a create or delete the service did not finish)");
+                    Files.move(image, target, StandardCopyOption.ATOMIC_MOVE);
+                    FileMedium.syncDirectory(lostFound);
+                    FileMedium.syncDirectory(diskDir);
+                    swept.add(name);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot sweep " + diskDir, e);
+        }
+        return swept;
     }
 }

@@ -11,11 +11,12 @@ import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
 /**
  * Disks at start-up: file disks reopen their images, memory and null disks come back empty, nbd
- * disks connect in the background.
+ * disks connect in the background; images that no file disk owns are moved into lost+found.
  * Disks depend on nothing, so they are assembled first.
  */
 @Component
@@ -35,9 +36,21 @@ class DiskRestorer implements RestorableSource {
         this.engines = engines;
     }
 
+    /**
+     * Also where images no disk owns are swept into {@code lost+found/} ({@link DiskEngines#sweepOrphans}):
+     * start-up is the one time no create or delete can be half done. Not when the database has no
+     * file disk at all: that is a new or lost database beside existing images, which the user
+     * adopts ({@code "image":"existing"}) to bring arrays back from their members.
+     */
     @Override
     public List<Restorable> restorables() {
-        return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
+        List<DiskRecord> records = nodes.local(repository.findAllByOrderByNameAsc());
+        Set<String> fileDisks = records.stream().filter(r -> DiskType.FILE.label().equals(r.getType()))
+                .map(DiskRecord::getName).collect(Collectors.toSet());
+        if (!fileDisks.isEmpty()) {
+            engines.sweepOrphans(fileDisks);
+        }
+        return records.stream().map(this::restorable).toList();
     }
 
     /** The record is checked when assembled, so one unreadable row fails that disk, not the start-up. */

@@ -63,6 +63,7 @@ public class DiskService {
         if (existingImage && spec.type() != DiskType.FILE) {
             throw ProblemException.invalid("image", "only file disks have an image; " + spec.type().label() + " disks start empty");
         }
+        DiskSpec.requireBounded(spec.latency());
         return management.apply(changes -> {
             registry.requireFree(spec.name());
             AbstractBlockDevice disk = existingImage ? engines.adopt(spec) : engines.create(spec);
@@ -98,6 +99,7 @@ public class DiskService {
             int oldDepth = disk.queueDepth();
             DiskFaults oldFaults = disk.faults();
             LatencyModel latency = update.latencyFrom(oldLatency);
+            DiskSpec.requireBounded(latency);
             int depth = update.queueDepth() != null ? update.queueDepth() : oldDepth;
             if (depth < 0) {
                 throw ProblemException.invalid("queueDepth", "queue depth must be 0 (no limit) or positive");

@@ -85,6 +85,30 @@ public record DiskSpec(String name, DiskType type, long sizeBytes, int logicalBl
     }
 
     /**
+     * The longest service time a disk may be given for reads, writes or flushes, and the most
+     * jitter. A latency is sampled when a request is sent and kept until it completes, so a
+     * request sent under an hour's latency holds whatever waits for it (a flush, a suspend, a
+     * management change) for that hour, whatever the latency is changed to afterwards. A device
+     * that stalls for longer is a dm {@code delay} table, which a suspend does not wait out.
+     */
+    static final long MAX_LATENCY_NANOS = 1_000_000_000L;
+
+    /** Refuses a latency above {@link #MAX_LATENCY_NANOS}, naming its field under {@code latency}. */
+    static void requireBounded(LatencyModel l) {
+        bounded("latency.read", l.readNanos());
+        bounded("latency.write", l.writeNanos());
+        bounded("latency.flush", l.flushNanos());
+        bounded("latency.jitter", l.jitterNanos());
+    }
+
+    private static void bounded(String field, long nanos) {
+        if (nanos > MAX_LATENCY_NANOS) {
+            throw ProblemException.invalid(field, field + " must be at most 1s (a disk's service time; for a device"
+                    + " that stalls longer, put a dm delay table over the disk)");
+        }
+    }
+
+    /**
      * An nbd disk's size is the export's: a size given on create must match it, and the cache,
      * latency and queue depth are the server's business.
      */

@@ -5,10 +5,10 @@ import io.blockwork.engine.dm.DeviceLookup;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.consistency.EngineChanges;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
-import io.blockwork.service.device.MappedDevices;
 import io.blockwork.service.device.RegisteredDevice;
 import java.util.Arrays;
 import java.util.Collection;
@@ -24,7 +24,8 @@ import org.springframework.stereotype.Component;
  *
  * <p>Tables name devices through {@link #lookup()}: any live block device in the registry (disks,
  * arrays, other mapped devices). A mapped device holds every device its live and its inactive
- * table use: it claims each in the registry as {@code dm <name>}, so none of them can be deleted
+ * table use: it claims each in the registry as {@code dm <name>} ({@link Claim#TABLE}: tables share
+ * what they map, an owner's device is refused), so none of them can be deleted
  * under it, and opens the mapped devices among them, as a kernel table opens its devices (that
  * is the open count {@code dmsetup info} shows).
  */
@@ -32,16 +33,26 @@ import org.springframework.stereotype.Component;
 class DmHolds {
 
     private final DeviceRegistry registry;
-    private final MappedDevices devices;
 
-    DmHolds(DeviceRegistry registry, MappedDevices devices) {
+    DmHolds(DeviceRegistry registry) {
         this.registry = registry;
-        this.devices = devices;
     }
 
-    /** Table device names resolve to live devices of any kind. */
+    /**
+     * Table device names resolve to live devices a table may map: checked before the target is
+     * built on the device (a snapshot target writes its store's header as it is built), so a
+     * device an array, pool or snapshot owns, a hidden device, or one exported for writing is
+     * refused with device-busy before anything touches it.
+     */
     DeviceLookup lookup() {
-        return devices.lookup();
+        return name -> {
+            RegisteredDevice entry = registry.find(name).filter(RegisteredDevice::live).orElse(null);
+            if (entry == null) {
+                return null;
+            }
+            registry.requireClaimable(name, Claim.TABLE);
+            return entry.device();
+        };
     }
 
     /**
@@ -87,7 +98,7 @@ class DmHolds {
     /** Claims and opens {@code names} for mapped device {@code holder}. */
     void hold(String holder, Collection<String> names) {
         for (String name : names) {
-            registry.claim(name, holderOf(holder));
+            registry.claim(name, holderOf(holder), Claim.TABLE);
             if (registry.require(name).device() instanceof MappedDevice m) {
                 m.open();
             }
@@ -112,7 +123,7 @@ class DmHolds {
     private void move(Collection<String> names, String from, String to) {
         for (String name : names) {
             registry.release(name, holderOf(from));
-            registry.claim(name, holderOf(to));
+            registry.claim(name, holderOf(to), Claim.TABLE);
         }
     }
 

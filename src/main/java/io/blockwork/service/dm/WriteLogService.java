@@ -6,6 +6,7 @@ import io.blockwork.engine.dm.targets.logwrites.LogReplayer;
 import io.blockwork.engine.dm.targets.logwrites.WriteLog;
 import io.blockwork.engine.dm.targets.logwrites.WriteLogException;
 import io.blockwork.service.consistency.ManagementOperations;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.problem.Problem;
@@ -140,7 +141,7 @@ public class WriteLogService {
                 throw e.atField("target");
             }
             try {
-                registry.claim(device, holder);
+                registry.claim(device, holder, Claim.READER);
             } catch (ProblemException e) {
                 registry.release(target, holder);
                 throw e;

@@ -9,6 +9,7 @@ import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.consistency.Records;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.DroppableHolder;
 import io.blockwork.service.device.Holder;
@@ -75,12 +76,16 @@ public class ExportService implements DroppableHolder {
             NbdExport export = new NbdExport(spec.name(), device.device(), spec.readOnly(), spec.description(),
                     spec.tlsRequired(), spec.allowedClients());
             Holder holder = holder(spec.name());
-            registry.claim(device.name(), holder);
+            try {
+                registry.claim(device.name(), holder, claim(spec.readOnly(), spec.raw()));
+            } catch (ProblemException e) {
+                throw e.atField("device");
+            }
             changes.undoOnRollback(() -> registry.release(device.name(), holder));
             nbd.exports().add(export);
             changes.undoOnRollback(() -> nbd.exports().remove(spec.name()));
             ExportRecord record = save(new ExportRecord(spec.name(), device.name(), device.kind().label(),
-                    spec.readOnly(), spec.description(), Instant.now().truncatedTo(ChronoUnit.MICROS),
+                    spec.readOnly(), spec.raw(), spec.description(), Instant.now().truncatedTo(ChronoUnit.MICROS),
                     spec.tlsRequired(), spec.allowedClientTexts()));
             return view(record);
         });
@@ -113,7 +118,7 @@ public class ExportService implements DroppableHolder {
         boolean held = registry.find(device).map(e -> e.holders().contains(holder)).orElse(false);
         if (held) {
             registry.release(device, holder);
-            changes.undoOnRollback(() -> registry.claim(device, holder));
+            changes.undoOnRollback(() -> registry.claim(device, holder, claim(record)));
         }
         repository.delete(record);
         repository.flush();
@@ -134,7 +139,7 @@ public class ExportService implements DroppableHolder {
         BlockDevice device = registry.device(record.getDeviceName());
         NbdExport export = new NbdExport(record.getName(), device, record.isReadOnly(), record.getDescription(),
                 record.isTlsRequired(), ExportSpec.addressRanges(record.getAllowedClients()));
-        registry.claim(record.getDeviceName(), holder(record.getName()));
+        registry.claim(record.getDeviceName(), holder(record.getName()), claim(record));
         nbd.exports().add(export);
     }
 
@@ -145,7 +150,11 @@ public class ExportService implements DroppableHolder {
     void markUnavailable(ExportRecord record, ObjectState state) {
         unavailable.put(record.getName(), state);
         if (registry.find(record.getDeviceName()).isPresent()) {
-            registry.claim(record.getDeviceName(), holder(record.getName()));
+            try {
+                registry.claim(record.getDeviceName(), holder(record.getName()), claim(record));
+            } catch (ProblemException e) {
+                // the device belongs to something that refuses this export (the reason it is down)
+            }
         }
     }
 
@@ -160,6 +169,15 @@ public class ExportService implements DroppableHolder {
 
     private static Holder holder(String exportName) {
         return new Holder(HOLDER_KIND, exportName);
+    }
+
+    /** An export reads or writes its device from outside: hidden devices and owned ones refuse it. */
+    private static Claim claim(boolean readOnly, boolean raw) {
+        return readOnly ? Claim.READER : raw ? Claim.RAW_WRITER : Claim.WRITER;
+    }
+
+    private static Claim claim(ExportRecord r) {
+        return claim(r.isReadOnly(), r.isRaw());
     }
 
     private ExportRecord save(ExportRecord record) {
@@ -180,14 +198,14 @@ public class ExportService implements DroppableHolder {
         if (live == null) {
             ObjectState state = !nodes.isLocal(r) ? ObjectState.onNode(r.getNode())
                     : unavailable.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
-            return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(),
+            return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(), r.isRaw(),
                     r.getDescription(), r.getCreatedAt(), state, null, List.of(), r.isTlsRequired(),
                     r.getAllowedClients(), r.getNode());
         }
         List<ExportView.Client> clients = nbd.clients(r.getName()).stream().map(ExportService::client).toList();
-        return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(), r.getDescription(),
-                r.getCreatedAt(), ObjectState.RUNNING, live.device().sizeBytes(), clients, r.isTlsRequired(),
-                r.getAllowedClients(), r.getNode());
+        return new ExportView(r.getName(), r.getDeviceName(), r.getDeviceKind(), r.isReadOnly(), r.isRaw(),
+                r.getDescription(), r.getCreatedAt(), ObjectState.RUNNING, live.device().sizeBytes(), clients,
+                r.isTlsRequired(), r.getAllowedClients(), r.getNode());
     }
 
     private static ExportView.Client client(NbdClient c) {

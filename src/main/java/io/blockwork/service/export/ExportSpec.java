@@ -13,11 +13,12 @@ import java.util.regex.Pattern;
  * A new export as the API takes it. The constructor checks it, blaming the request field at
  * fault: the name follows the block device name rule (it is the last part of an
  * {@code nbd://host:port/NAME} URI) and defaults to the device's name; the description is what
- * {@code nbdinfo} shows; {@code allowedClients} are address blocks in CIDR notation (null: any
+ * {@code nbdinfo} shows; {@code raw} asks to write a device an array or a mapped device holds, where
+ * they allow it (see {@link io.blockwork.service.device.Claim}); {@code allowedClients} are address blocks in CIDR notation (null: any
  * client), kept in their canonical form without repeats.
  */
-public record ExportSpec(String name, String device, boolean readOnly, String description, boolean tlsRequired,
-                         List<AddressRange> allowedClients) {
+public record ExportSpec(String name, String device, boolean readOnly, boolean raw, String description,
+                         boolean tlsRequired, List<AddressRange> allowedClients) {
 
     /** The NBD protocol's limit on a description string. */
     public static final int MAX_DESCRIPTION_BYTES = 4096;
@@ -26,7 +27,7 @@ public record ExportSpec(String name, String device, boolean readOnly, String de
     private static final Pattern NAME = Pattern.compile(DeviceNames.PATTERN);
 
     public ExportSpec(String name, String device, boolean readOnly, String description) {
-        this(name, device, readOnly, description, false, null);
+        this(name, device, readOnly, false, description, false, null);
     }
 
     /** Parses the API's list of address blocks; null stays null (any client). */

@@ -13,7 +13,7 @@ import java.util.List;
  * @param tlsRequired served over TLS only
  * @param allowedClients the address blocks clients must come from (canonical CIDR); null for any client
  */
-public record ExportView(String name, String device, String deviceKind, boolean readOnly, String description,
+public record ExportView(String name, String device, String deviceKind, boolean readOnly, boolean raw, String description,
                          Instant createdAt, ObjectState state, Long sizeBytes, List<Client> clients,
                          boolean tlsRequired, List<String> allowedClients, String node) {
 

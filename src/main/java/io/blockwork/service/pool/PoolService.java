@@ -10,6 +10,7 @@ import io.blockwork.service.assembly.Ref;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.consistency.Records;
 import io.blockwork.service.device.DeviceNames;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
@@ -124,15 +125,9 @@ public class PoolService {
             Holder holder = holder(name);
             RegisteredDevice device = registry.find(record.getDeviceName()).orElse(null);
             if (device != null && device.holders().contains(holder)) {
-                boolean exclusive = holder.equals(device.exclusive());
+                Claim claim = device.claims().get(holder);
                 registry.release(device.name(), holder);
-                changes.undoOnRollback(() -> {
-                    if (exclusive) {
-                        registry.claimExclusive(device.name(), holder);
-                    } else {
-                        registry.claim(device.name(), holder);
-                    }
-                });
+                changes.undoOnRollback(() -> registry.claim(device.name(), holder, claim));
             }
             ObjectState state = states.remove(name);
             if (state != null) {

@@ -64,6 +64,8 @@ public enum Problem {
             "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
             "The request body's Content-Type is not one this operation reads."),
+    SERVICE_BUSY("service-busy", 503, "Service busy",
+            "Too many large transfers are in progress: their buffers would not fit the memory set aside for them. Nothing was done; retry after the Retry-After header's seconds."),
     REMOTE_UNAVAILABLE("remote-unavailable", 502, "Remote device unavailable",
             "The NBD server of an nbd disk could not be reached, or refused the export; `detail` says what it answered. Nothing was changed."),
     IO_ERROR("io-error", 500, "I/O error",

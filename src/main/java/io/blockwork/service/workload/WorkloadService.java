@@ -114,7 +114,6 @@ public class WorkloadService {
             throw new ProblemException(Problem.CONFLICT, entry.name() + " is internal to a volume or snapshot;"
                     + " run the workload on the volume or snapshot itself").atField("device");
         }
-        BlockDevice device = registry.device(entry.name());
         if (settings.writes() && !settings.destructive()) {
             String why = holdsData(entry);
             if (why != null) {
@@ -123,6 +122,11 @@ public class WorkloadService {
                         + "; send \"destructive\": true to confirm").atField("destructive").with("reason", why);
             }
         }
+        // a writer from outside, as the REST data endpoints are: what an array, pool, snapshot or table
+        // holds is refused (device-busy); confirming a destructive run is asking for raw access, which
+        // an array or a table allows and a pool or snapshot does not
+        BlockDevice device = settings.writes() ? registry.writable(entry.name(), settings.destructive())
+                : registry.device(entry.name());
         if (running.size() >= MAX_RUNNING) {
             throw new ProblemException(Problem.CONFLICT, "at most " + MAX_RUNNING + " workloads run at once;"
                     + " wait for one to end or cancel one");

@@ -15,6 +15,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.Holder;
 import io.blockwork.support.AppTest;
 import org.junit.jupiter.api.Test;
@@ -99,6 +100,28 @@ class DiskApiTest {
                 .andExpect(jsonPath("$.stats.errors").value(1));
     }
 
+    /**
+     * A latency is sampled when a request is sent and kept until it completes: a request sent
+     * under "100000s" held every management change that waited for it for a day, whatever the
+     * latency was patched to next (the REST fuzzer's timeouts). At most 1 s, on create and patch.
+     */
+    @Test
+    void latencyAboveOneSecondIsRefusedAndChangesNothing() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"da-slow\",\"type\":\"memory\",\"size\":\"1MiB\","
+                        + "\"latency\":{\"read\":\"100000s\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("latency.read"));
+        mvc.perform(get("/api/v1/disks/da-slow").with(admin())).andExpect(problem(404, "not-found"));
+        mvc.perform(memoryDisk("da-slow", "1MiB")).andExpect(status().isCreated());
+        mvc.perform(patch("/api/v1/disks/da-slow").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"latency\":{\"write\":\"1s\",\"jitter\":\"1000001us\"}}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("latency.jitter"));
+        mvc.perform(get("/api/v1/disks/da-slow").with(admin()))
+                .andExpect(jsonPath("$.latency.write").value("0ns")).andExpect(jsonPath("$.latency.jitter").value("0ns"));
+        mvc.perform(patch("/api/v1/disks/da-slow").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"latency\":{\"write\":\"1s\",\"jitter\":\"1s\"}}"))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.latency.write").value("1s"));
+    }
+
     @Test
     void deleteRemovesTheDiskAndItsName() throws Exception {
         mvc.perform(memoryDisk("da-delete", "1MiB")).andExpect(status().isCreated());
@@ -112,7 +135,7 @@ class DiskApiTest {
     void deleteIsRefusedWhileTheDiskIsHeld() throws Exception {
         mvc.perform(memoryDisk("da-held", "1MiB")).andExpect(status().isCreated());
         Holder array = new Holder("array", "md-test");
-        registry.claim("da-held", array);
+        registry.claim("da-held", array, Claim.OWNER_ALLOWING_RAW);
         mvc.perform(delete("/api/v1/disks/da-held").with(admin()))
                 .andExpect(problem(409, "device-busy"))
                 .andExpect(jsonPath("$.holders[0]").value("array md-test"));
@@ -125,7 +148,9 @@ class DiskApiTest {
     @Test
     void discardFreesMemory() throws Exception {
         mvc.perform(memoryDisk("da-discard", "16MiB")).andExpect(status().isCreated());
-        mvc.perform(writeData("da-discard", 0, new byte[1 << 20])).andExpect(status().isNoContent());
+        byte[] data = new byte[1 << 20];
+        java.util.Arrays.fill(data, (byte) 0x5a);
+        mvc.perform(writeData("da-discard", 0, data)).andExpect(status().isNoContent());
         mvc.perform(get("/api/v1/disks/da-discard").with(admin()))
                 .andExpect(jsonPath("$.allocatedBytes").value(1 << 20));
         mvc.perform(post("/api/v1/devices/da-discard/discard").with(admin())

@@ -26,6 +26,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.Holder;
 import io.blockwork.support.AppTest;
 import java.util.Random;
@@ -175,6 +176,29 @@ class DmApiTest {
         mvc.perform(readData("dma-st-up", 4096, data.length)).andExpect(content().bytes(data));
     }
 
+    /** The README's promise: {@code #} starts a comment, also after a target on its line. */
+    @Test
+    void aTableLineMayEndInAComment() throws Exception {
+        mvc.perform(createDm("dma-cmt", "0 8 zero # comment\n8 8 zero\t#another")).andExpect(status().isCreated())
+                .andExpect(jsonPath("$.table").value("0 8 zero\n8 8 zero\n"));
+    }
+
+    /**
+     * A read inside a mapped device whose lower device has since shrunk is an I/O error of the
+     * device (EIO, as the kernel reports a bio past the end of a lower device), not a request out
+     * of range: the request is inside the device it was sent to.
+     */
+    @Test
+    void aReadPastTheEndOfAShrunkLowerDeviceIsAnIoError() throws Exception {
+        mvc.perform(createDm("dma-shr-low", "0 16 zero")).andExpect(status().isCreated());
+        mvc.perform(createDm("dma-shr-up", "0 16 linear dma-shr-low 0")).andExpect(status().isCreated());
+        mvc.perform(loadText("dma-shr-low", "0 8 zero")).andExpect(status().isOk());
+        mvc.perform(dmPost("dma-shr-low", "resume")).andExpect(status().isOk());
+        mvc.perform(readData("dma-shr-up", 0, 4096)).andExpect(status().isOk());
+        mvc.perform(readData("dma-shr-up", 4096, 4096)).andExpect(problem(500, "io-error"));
+        mvc.perform(readData("dma-shr-up", 8192, 512)).andExpect(problem(400, "out-of-range"));
+    }
+
     @Test
     void suspendLoadResumeGrowsADevice() throws Exception {
         disk("dma-g-d1", "1MiB");
@@ -294,7 +318,7 @@ class DmApiTest {
     void renameIsRefusedWhileAnObjectOfAnotherKindUsesTheDevice() throws Exception {
         mvc.perform(createDm("dma-rh", "0 8 zero")).andExpect(status().isCreated());
         Holder export = new Holder("export", "nbd-test");
-        registry.claim("dma-rh", export);
+        registry.claim("dma-rh", export, Claim.WRITER);
         try {
             mvc.perform(dmPost("dma-rh", "rename", "{\"newName\":\"dma-rh2\"}"))
                     .andExpect(problem(409, "device-busy")).andExpect(jsonPath("$.holders[0]").value("export nbd-test"));

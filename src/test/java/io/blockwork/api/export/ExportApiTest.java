@@ -22,6 +22,7 @@ import io.blockwork.nbd.RawNbdClient;
 import io.blockwork.nbd.protocol.NbdError;
 import io.blockwork.nbd.protocol.OptionReply;
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.device.Claim;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.export.NbdServerLifecycle;
 import io.blockwork.support.AppTest;
@@ -226,13 +227,14 @@ class ExportApiTest {
     @Test
     void forceDoesNotRemoveHoldersOtherThanExports() throws Exception {
         disk("ea-d8");
-        mvc.perform(createExport("{\"name\":\"ea-e8\",\"device\":\"ea-d8\"}")).andExpect(status().isCreated());
-        Holder array = new Holder("array", "md-ea8");
-        registry.claim("ea-d8", array);
+        mvc.perform(createExport("{\"name\":\"ea-e8\",\"device\":\"ea-d8\",\"readOnly\":true}"))
+                .andExpect(status().isCreated());
+        Holder table = new Holder("dm", "md-ea8");
+        registry.claim("ea-d8", table, Claim.TABLE);
         try {
             mvc.perform(delete("/api/v1/disks/ea-d8").with(admin()).param("force", "true"))
                     .andExpect(problem(409, "device-busy"))
-                    .andExpect(jsonPath("$.detail").value(containsString("array md-ea8")))
+                    .andExpect(jsonPath("$.detail").value(containsString("dm md-ea8")))
                     .andExpect(jsonPath("$.holders.length()").value(2));
             mvc.perform(get("/api/v1/exports/ea-e8").with(admin()))
                     .andExpect(jsonPath("$.state.actual").value("active"));
@@ -240,7 +242,7 @@ class ExportApiTest {
                 assertThat(c.read(1, 0, 512).error()).isZero();
             }
         } finally {
-            registry.release("ea-d8", array);
+            registry.release("ea-d8", table);
         }
         mvc.perform(get("/api/v1/devices/ea-d8").with(admin()))
                 .andExpect(jsonPath("$.holders[0]").value("export ea-e8"));

@@ -164,6 +164,18 @@ class WorkloadApiTest {
     }
 
     @Test
+    void aConfirmedDestructiveWorkloadStillMayNotWriteWhatAPoolOwns() throws Exception {
+        smallPool(mvc, "wl-own");
+        // issue 13: a pool's device belongs to the pool; confirming is asking for raw access, which a pool never allows
+        mvc.perform(post("/api/v1/workloads").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"device\":\"wl-own-pv\",\"rw\":\"write\",\"io\":\"64KiB\",\"destructive\":true}"))
+                .andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.holders[0]").value("pool wl-own"));
+        mvc.perform(get("/api/v1/workloads").with(admin()))
+                .andExpect(jsonPath("$[?(@.device == 'wl-own-pv')]").isEmpty());
+    }
+
+    @Test
     void badSpecsAreRefusedNamingTheField() throws Exception {
         memory("wl-bad");
         String[][] cases = {

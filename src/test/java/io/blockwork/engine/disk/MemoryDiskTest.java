@@ -31,6 +31,54 @@ class MemoryDiskTest {
         assertThat(disk.allocatedBytes()).isEqualTo(8192);
     }
 
+    /**
+     * The page table's metadata grows with data written, never with declared size: a thousand
+     * 1 EiB disks fit in a small heap (a root sized to the declared size took 4 GiB each).
+     */
+    @Test
+    void exbibyteDisksCostAlmostNothingUntilWritten() {
+        List<Disk> disks = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            disks.add(Disk.memory("eib-" + i, 1L << 60, DiskConfig.DEFAULT));
+        }
+        Disk largest = Disk.memory("largest", Long.MAX_VALUE - 4095, DiskConfig.DEFAULT);
+        long last = largest.sizeBytes() - 4096;
+        SyncIo.write(largest, last, filled(4096, 3));
+        MemorySegment back = MemorySegment.ofArray(new byte[4096]);
+        SyncIo.read(largest, last, back);
+        assertThat(back.mismatch(filled(4096, 3))).isEqualTo(-1);
+        assertThat(largest.allocatedBytes()).isEqualTo(4096);
+        assertThat(disks).hasSize(1000);
+    }
+
+    /** Zeroes into a page never written change nothing, so they allocate nothing (an md resync writes them). */
+    @Test
+    void zeroesIntoHolesAllocateNothingButStillOverwriteData() {
+        Disk disk = Disk.memory("z", 16L << 20, DiskConfig.DEFAULT);
+        SyncIo.write(disk, 0, filled(4 << 20, 0));
+        assertThat(disk.allocatedBytes()).isZero();
+        SyncIo.write(disk, 8192, filled(4096, 5));
+        SyncIo.write(disk, 8192, filled(4096, 0));
+        MemorySegment back = MemorySegment.ofArray(new byte[4096]);
+        SyncIo.read(disk, 8192, back);
+        assertThat(back.mismatch(filled(4096, 0))).isEqualTo(-1);
+    }
+
+    /** A FUA write of zeroes into a hole is durable, even where the hole itself was not. */
+    @Test
+    void aDurableZeroWriteIntoAHoleSurvivesAPowerCut() {
+        Disk disk = Disk.memory("zw", 16L << 20, DiskConfig.writeback());
+        SyncIo.write(disk, 0, filled(4096, 9));
+        SyncIo.flush(disk);
+        SyncIo.discard(disk, 0, 4096);
+        SyncIo.write(disk, 0, filled(4096, 0), BioFlags.FUA);
+        disk.powerCut();
+        MemorySegment back = MemorySegment.ofArray(new byte[4096]);
+        SyncIo.read(disk, 0, back);
+        assertThat(back.mismatch(filled(4096, 0))).isEqualTo(-1);
+        assertThat(disk.allocatedBytes()).isZero();
+    }
+
     @Test
     void discardFreesMemory() {
         Disk disk = Disk.memory("m", 64L << 20, DiskConfig.DEFAULT);

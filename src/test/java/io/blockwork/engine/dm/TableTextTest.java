@@ -26,6 +26,15 @@ class TableTextTest {
     }
 
     @Test
+    void aCommentMayFollowATargetOnItsLine() {
+        TableSpec spec = TableSpec.parse("0 8 zero # comment\n8 8 linear d0 0\t#note\n16 8 error #\n");
+        assertThat(spec.lines()).extracting(TableSpec.Line::text)
+                .containsExactly("0 8 zero", "8 8 linear d0 0", "16 8 error");
+        assertThatThrownBy(() -> TableSpec.parse("0 8 # zero\n")).isInstanceOfSatisfying(TableException.class,
+                e -> assertThat(e.line()).isEqualTo(1));
+    }
+
+    @Test
     void crLfLineEndsAreAccepted() {
         assertThat(TableSpec.parse("0 8 zero\r\n8 8 error\r\n").lines()).hasSize(2);
     }

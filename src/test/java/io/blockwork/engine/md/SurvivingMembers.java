@@ -40,7 +40,7 @@ final class SurvivingMembers implements AutoCloseable {
 
     /** {@code mdadm --assemble} of {@code spec} from the named devices; the array is stopped at {@link #close}. */
     MdAssembly.Result assemble(MdArraySpec spec, int width, List<String> members) {
-        MdAssembly.Result r = arrays.assemble(spec, width, members);
+        MdAssembly.Result r = arrays.assemble(spec, width, members, List.of());
         track(r.array());
         return r;
     }
