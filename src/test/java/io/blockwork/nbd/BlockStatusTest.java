@@ -96,10 +96,16 @@ class BlockStatusTest {
             assertThat(c.blockStatus(3, 0, (int) SIZE, 0, NbdWire.BASE_ALLOCATION_ID)).as("one sector written: its page")
                     .containsExactly(new Status(8 * BLOCK, HOLE), new Status(BLOCK, 0), new Status(SIZE - 9 * BLOCK, HOLE));
 
-            assertThat(c.write(4, 16 * BLOCK, new byte[4 * BLOCK], 0).error()).isZero();
+            byte[] pages = new byte[4 * BLOCK];
+            java.util.Arrays.fill(pages, (byte) 7);
+            assertThat(c.write(4, 16 * BLOCK, pages, 0).error()).isZero();
             assertThat(c.blockStatus(5, 12 * BLOCK, 12 * BLOCK, 0, NbdWire.BASE_ALLOCATION_ID))
-                    .as("a write of zeros is still data, and a query may start anywhere")
+                    .as("a query may start anywhere")
                     .containsExactly(new Status(4 * BLOCK, HOLE), new Status(4 * BLOCK, 0), new Status(4 * BLOCK, HOLE));
+            assertThat(c.write(11, 24 * BLOCK, new byte[2 * BLOCK], 0).error()).isZero();
+            assertThat(c.blockStatus(12, 24 * BLOCK, 2 * BLOCK, 0, NbdWire.BASE_ALLOCATION_ID))
+                    .as("zeros written into a hole leave a hole that reads as zeros: the memory disk stores no zero page")
+                    .containsExactly(new Status(2 * BLOCK, HOLE));
 
             c.send(NbdCommand.TRIM, 0, 6, 17 * BLOCK, 2 * BLOCK, null);
             assertThat(c.reply().error()).isZero();

@@ -30,7 +30,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * node and since when, and H2 has no such lock at all. A row works the same on H2 and PostgreSQL,
  * shows the holder, its address and its last heartbeat ({@code GET /api/v1/system/nodes}), and
  * the database's own clock decides expiry, so the instances' clocks need not agree. Its price: a
- * node that died holds its name until the lease expires (15 s by default).
+ * node that died on another host holds its name until the lease expires (15 s by default); one
+ * that died on this host (its pid no longer runs) is taken over at once.
  */
 @Component
 public class NodeLease {
@@ -98,13 +99,14 @@ public class NodeLease {
             }
             NodeRow row = rows.getFirst();
             Instant expiry = now.minus(ttl);
-            if (!row.released() && row.heartbeatAt().isAfter(expiry)) {
+            boolean holderDied = diedOnThisHost(row.address());
+            if (!row.released() && row.heartbeatAt().isAfter(expiry) && !holderDied) {
                 throw refused("it is held by the instance at " + row.address() + ", started " + row.startedAt()
                         + ", last heartbeat " + Duration.between(row.heartbeatAt(), now).toMillis() + " ms ago");
             }
             int taken = jdbc.update("UPDATE nodes SET instance = ?, address = ?, started_at = ?, heartbeat_at = ?,"
-                    + " released = FALSE WHERE name = ? AND (released = TRUE OR heartbeat_at < ?)",
-                    local.instance(), address, at, at, local.name(), Timestamp.from(expiry));
+                    + " released = FALSE WHERE name = ? AND address = ? AND (released = TRUE OR heartbeat_at < ? OR ?)",
+                    local.instance(), address, at, at, local.name(), row.address(), Timestamp.from(expiry), holderDied);
             if (taken != 1) {
                 throw refused("another instance took it at the same moment");
             }
@@ -153,6 +155,25 @@ public class NodeLease {
         return LocalNodeAddress.describe();
     }
 
+    /**
+     * True if {@code address} names a process on this host that is no longer running: a holder
+     * killed with SIGKILL (or a power cut) gave no heartbeat since, and waiting out the TTL would
+     * only refuse the restart that follows (systemd's, or an operator's). A reused pid counts as
+     * alive, which only means waiting for the TTL.
+     */
+    private static boolean diedOnThisHost(String address) {
+        String prefix = LocalNodeAddress.host() + " pid ";
+        if (address == null || !address.startsWith(prefix)) {
+            return false;
+        }
+        try {
+            long pid = Long.parseLong(address.substring(prefix.length()));
+            return ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     private static Instant instant(Object value) {
         return switch (value) {
             case Timestamp t -> t.toInstant();
@@ -167,13 +188,15 @@ public class NodeLease {
     /** Host name and process id: enough for a person to find the holder. */
     private static final class LocalNodeAddress {
         static String describe() {
-            String host;
+            return host() + " pid " + ProcessHandle.current().pid();
+        }
+
+        static String host() {
             try {
-                host = java.net.InetAddress.getLocalHost().getHostName();
+                return java.net.InetAddress.getLocalHost().getHostName();
             } catch (java.io.IOException e) {
-                host = "unknown host";
+                return "unknown host";
             }
-            return host + " pid " + ProcessHandle.current().pid();
         }
     }
 }

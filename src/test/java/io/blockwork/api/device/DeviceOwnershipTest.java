@@ -37,8 +37,8 @@ class DeviceOwnershipTest {
 
     @Test
     void anArrayMemberIsTheArraysAloneUnlessRawAccessIsAsked() throws Exception {
-        mvc.perform(memoryDisk("own-a", "1MiB")).andExpect(status().isCreated());
-        mvc.perform(memoryDisk("own-b", "1MiB")).andExpect(status().isCreated());
+        mvc.perform(memoryDisk("own-a", "4MiB")).andExpect(status().isCreated());
+        mvc.perform(memoryDisk("own-b", "4MiB")).andExpect(status().isCreated());
         mvc.perform(post("/api/v1/arrays").with(admin()).contentType(MediaType.APPLICATION_JSON)
                         .content("{\"name\":\"own-md\",\"level\":\"raid1\",\"members\":[\"own-a\",\"own-b\"],\"assumeClean\":true}"))
                 .andExpect(status().isCreated());

@@ -21,6 +21,7 @@ import io.blockwork.engine.disk.CacheMode;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.service.device.TransferBudget;
 import io.blockwork.service.disk.DiskService;
 import io.blockwork.service.disk.DiskSpec;
 import io.blockwork.service.disk.DiskType;
@@ -34,12 +35,15 @@ import org.mockito.ArgumentCaptor;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.http.MediaType;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 /** The disks controller alone: JSON to use case and back, validation, problems. The service is a mock. */
 @WebMvcTest(DiskController.class)
+// the transfer budget's interceptor is web configuration, which the slice includes; the budget is a plain component
+@Import(TransferBudget.class)
 @Tag("api")
 class DiskControllerSliceTest {
 
