@@ -234,12 +234,32 @@ public final class PoolMetadata {
         }
     }
 
-    /* ---- Thin devices ---- */
+    /** A change of the metadata: run by {@link #change} under the write lock. */
+    @FunctionalInterface
+    private interface Change<T> {
+        T apply() throws ThinException;
+    }
 
-    public void createThin(long dev) throws ThinException {
+    /**
+     * Runs {@code body} under the write lock on a pool that is still writable; running out of
+     * metadata space on the way fails the pool ({@link #broken}).
+     */
+    private <T> T change(Change<T> body) throws ThinException {
         lock.writeLock().lock();
         try {
             checkWritable();
+            return body.apply();
+        } catch (MetadataSpace.Exhausted e) {
+            throw broken(e);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /* ---- Thin devices ---- */
+
+    public void createThin(long dev) throws ThinException {
+        change(() -> {
             checkId(dev);
             if (details.containsKey(dev)) {
                 throw new ThinException("device id " + dev + " already exists");
@@ -249,18 +269,13 @@ public final class PoolMetadata {
             details.put(dev, new DeviceDetails(0, 0));
             detailsDirty.add(dev);
             changes++;
-        } catch (MetadataSpace.Exhausted e) {
-            throw broken(e);
-        } finally {
-            lock.writeLock().unlock();
-        }
+            return null;
+        });
     }
 
     /** Snapshot {@code dev} of {@code origin}: O(1), one reference added to the origin's mapping root. */
     public void createSnap(long dev, long origin) throws ThinException {
-        lock.writeLock().lock();
-        try {
-            checkWritable();
+        change(() -> {
             checkId(dev);
             if (details.containsKey(dev)) {
                 throw new ThinException("device id " + dev + " already exists");
@@ -279,18 +294,13 @@ public final class PoolMetadata {
             detailsDirty.add(origin);
             detailsDirty.add(dev);
             changes++;
-        } catch (MetadataSpace.Exhausted e) {
-            throw broken(e);
-        } finally {
-            lock.writeLock().unlock();
-        }
+            return null;
+        });
     }
 
     /** Deletes a device; blocks no other device or held snapshot maps are free after the next commit. */
     public void delete(long dev) throws ThinException {
-        lock.writeLock().lock();
-        try {
-            checkWritable();
+        change(() -> {
             if (!details.containsKey(dev)) {
                 throw new ThinException("device id " + dev + " does not exist");
             }
@@ -300,11 +310,8 @@ public final class PoolMetadata {
             details.remove(dev);
             detailsDirty.add(dev);
             changes++;
-        } catch (MetadataSpace.Exhausted e) {
-            throw broken(e);
-        } finally {
-            lock.writeLock().unlock();
-        }
+            return null;
+        });
     }
 
     public boolean exists(long dev) {
@@ -376,9 +383,7 @@ public final class PoolMetadata {
 
     /** Holds the current device and details trees for readers ({@code reserve_metadata_snap}); commit first. */
     public void reserveMetadataSnap() throws ThinException {
-        lock.writeLock().lock();
-        try {
-            checkWritable();
+        change(() -> {
             if (heldRoot != 0) {
                 throw new ThinException("a metadata snapshot is already held (block " + heldRoot + ")");
             }
@@ -391,17 +396,12 @@ public final class PoolMetadata {
             space.inc(detailsRoot);
             heldRoot = held.block;
             changes++;
-        } catch (MetadataSpace.Exhausted e) {
-            throw broken(e);
-        } finally {
-            lock.writeLock().unlock();
-        }
+            return null;
+        });
     }
 
     public void releaseMetadataSnap() throws ThinException {
-        lock.writeLock().lock();
-        try {
-            checkWritable();
+        change(() -> {
             if (heldRoot == 0) {
                 throw new ThinException("no metadata snapshot is held");
             }
@@ -409,11 +409,8 @@ public final class PoolMetadata {
             space.release(heldRoot);
             heldRoot = 0;
             changes++;
-        } catch (MetadataSpace.Exhausted e) {
-            throw broken(e);
-        } finally {
-            lock.writeLock().unlock();
-        }
+            return null;
+        });
     }
 
     /** The held snapshot's block, 0 for none. */
@@ -544,9 +541,7 @@ public final class PoolMetadata {
 
     /** Unmaps {@code (dev, vblock)}; returns false if it was not mapped. */
     public boolean remove(long dev, long vblock) throws ThinException {
-        lock.writeLock().lock();
-        try {
-            checkWritable();
+        return change(() -> {
             long root = tree.lookup(devicesRoot, dev);
             if (root == BTree.NOT_FOUND || tree.lookup(root, vblock) == BTree.NOT_FOUND) {
                 return false;
@@ -560,11 +555,7 @@ public final class PoolMetadata {
             detailsDirty.add(dev);
             changes++;
             return true;
-        } catch (MetadataSpace.Exhausted e) {
-            throw broken(e);
-        } finally {
-            lock.writeLock().unlock();
-        }
+        });
     }
 
     /** True if {@code dataBlock} has exactly one reference (a discard may pass down to it). */
