@@ -50,7 +50,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link NbdLimits#replyTimeout()} is dropped ({@link #stalled}), which gives its budget back.
  *
  * <p>Reading. Headers come through a staging buffer, so one system call can bring in many
- * requests. A small WRITE payload is read through the staging buffer too and moved once into the
+ * requests. When the staged requests are used up, the reader first takes in, without waiting,
+ * whatever the client has sent meanwhile and serves it before sending the batch; only when
+ * nothing has arrived does it send and block. With one busy client (fio at depth 32) a request
+ * used to arrive, on average, just as the previous one was answered, so every reply cost a
+ * write and a wake-up of the client; this way the replies go out in batches while the client
+ * keeps sending (docs/engine/nbd.md has the measurement). The check is skipped while the writer
+ * thread is writing, so a client that does not read cannot hold the reader up. A small WRITE payload is read through the staging buffer too and moved once into the
  * bio's buffer; of a large one, whatever part arrived with its header is moved once and the rest
  * is read from the socket straight into the bio's buffer.
  *
@@ -330,9 +336,14 @@ final class Connection {
         if (in.remaining() >= need) {
             return true;
         }
-        sendInline(); // about to wait for the client: answer what is done first
         in.compact();
         try {
+            // Requests the client sent while the last ones were served join the batch first, so
+            // a client that keeps sending gets its replies a batch per write (see the class note).
+            if (!inline.isEmpty() && !writer.writing() && transport.readArrived(in) > 0 && in.position() >= need) {
+                return true;
+            }
+            sendInline(); // about to wait for the client: answer what is done first
             while (in.position() < need) {
                 if (transport.read(in) < 0) {
                     return false;
