@@ -143,8 +143,11 @@ public final class Thin {
             pool.epochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
-        long r = lookup(vb);
-        if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
+        // Only a cached (exclusive) mapping is written here. Anything else goes to the change
+        // worker, which looks the block up under its cell: submitters never take the metadata
+        // lock behind the worker's changes, and the block is looked up once, not twice.
+        long r = cache.get(vb);
+        if (r != MappingCache.MISS) {
             if (!bio.fua() || !metadata.dirty()) {
                 bio.context(epoch);
                 return MapResult.remap(data, dataOffset(r, bio));
@@ -193,7 +196,7 @@ public final class Thin {
         long vb = bio.offset() / blockBytes;
         long key = Cells.key(dev, vb);
         if (pool.cells.lockOrWait(key, this, bio)) {
-            new Change(bio, vb, key).decide();
+            pool.defer(new Change(bio, vb, key)::decide);
         }
     }
 
@@ -252,8 +255,9 @@ public final class Thin {
             }
         }
 
-        /** The block is this mapping's alone: release the cell and send the bio to it. */
+        /** The block is this mapping's alone: cache it, release the cell and send the bio to it. */
         private void inPlace(long block) {
+            cache.put(vb, block); // exclusive, and its cell is held: the next write to it takes the fast path
             int epoch = pool.epochs.enter();
             List<Cells.Waiter> waiters = pool.cells.release(key);
             submitInPlace(bio, block, epoch);
