@@ -12,10 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -85,11 +81,6 @@ public final class Pool {
     /** Guarded by {@link #commitLock}: a commit without waiters was asked for (the timer). */
     private boolean commitRequested;
     private final Thread worker;
-    /**
-     * The pool's change worker (dm-thin's {@code do_worker}): provisioning, breaking sharing and
-     * unmapping run here, so the submitting thread only queues them and goes on submitting.
-     */
-    private final ExecutorService changes;
 
     /** A write waiting for data space. */
     private record Waiting(long deadline, Runnable retry, Consumer<IoStatus> fail) {}
@@ -119,8 +110,6 @@ public final class Pool {
             mode = PoolMode.FAIL;
         }
         this.worker = Thread.ofPlatform().name("thin-pool-" + poolDevice.name()).daemon(true).unstarted(this::work);
-        this.changes = Executors.newSingleThreadExecutor(
-                Thread.ofPlatform().name("thin-pool-" + poolDevice.name() + "-changes").daemon(true).factory());
     }
 
     /** Opens (or formats) the metadata and starts the pool's worker. Blocking. */
@@ -390,18 +379,6 @@ public final class Pool {
         return Math.min(1024, metadataBlocks / 4);
     }
 
-    /**
-     * Runs a change of one virtual block (its cell held) on the change worker, in the order given;
-     * on the caller's thread once the pool is closing (its last I/O drains, nothing new comes).
-     */
-    void defer(Runnable change) {
-        try {
-            changes.execute(change);
-        } catch (RejectedExecutionException e) {
-            change.run();
-        }
-    }
-
     /* ---- Commits ---- */
 
     /** Asks for a commit that starts after this call; {@code done} hears how it went. */
@@ -636,14 +613,6 @@ public final class Pool {
 
     /** The last target let go: fail queued writes, commit, stop the worker. */
     void close() {
-        changes.shutdown(); // queued changes run first, so the final commit covers them
-        try {
-            while (!changes.awaitTermination(1, TimeUnit.MINUTES)) {
-                LOG.log(Level.WARNING, "{0}: waiting for queued block changes to finish", poolDevice.name());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
         spaceLock.lock();
         List<Waiting> dropped;
         try {

@@ -503,7 +503,7 @@ public final class PoolMetadata {
                 data.release(dataBlock);
                 checkWritable();
             }
-            BTree.Slot slot = tree.lookup(devicesRoot, dev) == BTree.NOT_FOUND ? null : tree.slot(devicesRoot, dev);
+            BTree.Slot slot = tree.slot(devicesRoot, dev);
             if (slot == null) {
                 data.release(dataBlock);
                 throw new ThinException("device id " + dev + " does not exist");

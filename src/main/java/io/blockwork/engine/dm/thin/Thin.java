@@ -143,9 +143,9 @@ public final class Thin {
             pool.epochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
-        // Only a cached (exclusive) mapping is written here. Anything else goes to the change
-        // worker, which looks the block up under its cell: submitters never take the metadata
-        // lock behind the worker's changes, and the block is looked up once, not twice.
+        // Only a cached (exclusive) mapping is written here. Anything else takes its cell and is
+        // looked up there, once (not here and again under the cell), and without the shared
+        // metadata lock on the way in.
         long r = cache.get(vb);
         if (r != MappingCache.MISS) {
             if (!bio.fua() || !metadata.dirty()) {
@@ -196,7 +196,7 @@ public final class Thin {
         long vb = bio.offset() / blockBytes;
         long key = Cells.key(dev, vb);
         if (pool.cells.lockOrWait(key, this, bio)) {
-            pool.defer(new Change(bio, vb, key)::decide);
+            new Change(bio, vb, key).decide();
         }
     }
 

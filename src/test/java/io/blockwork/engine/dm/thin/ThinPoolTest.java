@@ -6,23 +6,11 @@ import static io.blockwork.engine.dm.thin.ThinRig.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.blockwork.engine.block.Bio;
-import io.blockwork.engine.block.BioFlags;
-import io.blockwork.engine.block.BioOp;
-import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.IoStatus;
-import io.blockwork.engine.block.PassThroughDevice;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.dm.DmException;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -104,58 +92,6 @@ class ThinPoolTest {
             // a write to an unshared block of the origin is in place: no new block
             SyncIo.write(origin, 2 * BLOCK, pattern(98, 4096));
             assertThat(rig.metadata().usage().usedDataBlocks()).isEqualTo(11);
-        }
-    }
-
-    /**
-     * Breaking sharing runs on the pool's change worker, as dm-thin's worker does it: the thread
-     * that submits the write only queues it. The data device here holds the copy's read of the
-     * shared block on the thread that issued it; done on the submitting thread, {@code submit}
-     * would not return until the read is let go.
-     */
-    @Test
-    void aWriteThatBreaksSharingIsCopiedOnThePoolsWorkerNotOnTheSubmittingThread() throws Exception {
-        AtomicBoolean holdReads = new AtomicBoolean();
-        CountDownLatch copying = new CountDownLatch(1);
-        CountDownLatch letGo = new CountDownLatch(1);
-        UnaryOperator<BlockDevice> holding = disk -> new PassThroughDevice("data", disk) {
-            @Override
-            protected void dispatch(Bio bio) {
-                if (holdReads.get() && bio.op() == BioOp.READ && bio.length() == BLOCK) {
-                    copying.countDown();
-                    try {
-                        letGo.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.dispatch(bio);
-            }
-        };
-        try (ThinRig rig = new ThinRig(META, DATA, ThinConfig.defaults(), "", holding)) {
-            MappedDevice origin = rig.newThin("origin", 0, 4 * BLOCK);
-            SyncIo.write(origin, 0, pattern(1, (int) BLOCK));
-            rig.snapshot(origin, 0, 1);
-            MappedDevice snap = rig.thin("snap", 1, 4 * BLOCK);
-            holdReads.set(true);
-            CompletableFuture<IoStatus> written = new CompletableFuture<>();
-            Thread submitter = Thread.ofPlatform().start(() -> origin.submit(
-                    Bio.write(4096, pattern(2, 4096), BioFlags.NONE, b -> written.complete(b.status()))));
-            try {
-                assertThat(copying.await(30, TimeUnit.SECONDS)).as("the copy's read reached the data device").isTrue();
-                assertThat(submitter.join(Duration.ofSeconds(30))).as("submit returned while the copy waits").isTrue();
-                assertThat(written).isNotDone();
-            } finally {
-                letGo.countDown();
-            }
-            assertThat(written.get(30, TimeUnit.SECONDS)).isEqualTo(IoStatus.OK);
-            holdReads.set(false);
-            MemorySegment now = read(origin, 0, (int) BLOCK);
-            assertThat(now.asSlice(4096, 4096).mismatch(pattern(2, 4096))).isEqualTo(-1);
-            assertThat(now.asSlice(0, 4096).mismatch(pattern(1, (int) BLOCK).asSlice(0, 4096))).isEqualTo(-1);
-            assertThat(read(snap, 0, (int) BLOCK).mismatch(pattern(1, (int) BLOCK))).as("the snapshot keeps the old data")
-                    .isEqualTo(-1);
-            assertThat(MetadataCheck.run(rig.metadata())).isEmpty();
         }
     }
 

@@ -14,7 +14,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.UnaryOperator;
 
 /**
  * A thin pool on two writeback memory disks (metadata, data) for tests, with thin devices made
@@ -28,8 +27,6 @@ public final class ThinRig implements AutoCloseable {
 
     public final Disk meta;
     public final Disk data;
-    /** What the pool table names "data": the data disk, or a test device over it. */
-    private final BlockDevice dataView;
     private final ThinConfig thinConfig;
     private final String poolFeatures;
     private DmTestDevices devs;
@@ -41,15 +38,8 @@ public final class ThinRig implements AutoCloseable {
     }
 
     public ThinRig(long metaBytes, long dataBytes, ThinConfig thinConfig, String poolFeatures) {
-        this(metaBytes, dataBytes, thinConfig, poolFeatures, UnaryOperator.identity());
-    }
-
-    /** As above, with the pool's data device seen through {@code dataView} (a test device over the data disk, named "data"). */
-    public ThinRig(long metaBytes, long dataBytes, ThinConfig thinConfig, String poolFeatures,
-                   UnaryOperator<BlockDevice> dataView) {
         this.meta = Disk.memory("meta", metaBytes, DiskConfig.writeback());
         this.data = Disk.memory("data", dataBytes, DiskConfig.writeback());
-        this.dataView = dataView.apply(data);
         this.thinConfig = thinConfig;
         this.poolFeatures = poolFeatures;
         start();
@@ -60,7 +50,7 @@ public final class ThinRig implements AutoCloseable {
                 thinConfig.commitPeriod(), thinConfig.nodeCapacity()));
         devs = new DmTestDevices().config(config);
         devs.add(meta);
-        devs.add(dataView);
+        devs.add(data);
         thins.clear();
         pool = devs.create("pool", poolTable(data.sizeBytes() >> 9));
     }
