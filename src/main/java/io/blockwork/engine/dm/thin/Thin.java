@@ -196,7 +196,13 @@ public final class Thin {
         long vb = bio.offset() / blockBytes;
         long key = Cells.key(dev, vb);
         if (pool.cells.lockOrWait(key, this, bio)) {
-            new Change(bio, vb, key).decide();
+            Change c = new Change(bio, vb, key);
+            PoolMode m = pool.mode();
+            if (bio.op() == BioOp.WRITE && m != PoolMode.FAIL && !m.readOnly()) {
+                c.decideWrite();
+            } else {
+                c.decide();
+            }
         }
     }
 
@@ -255,6 +261,28 @@ public final class Thin {
             }
         }
 
+        /**
+         * A write that may need a new block, on a writable pool: the lookup and, for an unmapped
+         * or shared block, the allocation in one hold of the metadata lock (not a shared hold,
+         * then an exclusive one, each of which may park behind other writers).
+         */
+        void decideWrite() {
+            PoolMetadata.Found f = metadata.findForWrite(dev, vb);
+            long r = f.mapping();
+            if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
+                inPlace(r);
+            } else if (r == PoolMetadata.UNMAPPED) {
+                if (allocated(f.newBlock(), this::provision)) {
+                    provisionNew();
+                }
+            } else {
+                long old = r & ~PoolMetadata.SHARED;
+                if (allocated(f.newBlock(), () -> breakSharing(old))) {
+                    breakSharingNew(old);
+                }
+            }
+        }
+
         /** The block is this mapping's alone: cache it, release the cell and send the bio to it. */
         private void inPlace(long block) {
             cache.put(vb, block); // exclusive, and its cell is held: the next write to it takes the fast path
@@ -265,7 +293,11 @@ public final class Thin {
         }
 
         private boolean allocate(Runnable retry) {
-            long b = metadata.allocate(dev, vb);
+            return allocated(metadata.allocate(dev, vb), retry);
+        }
+
+        /** Takes a block {@link PoolMetadata#allocate} gave, or deals with its refusal (false). */
+        private boolean allocated(long b, Runnable retry) {
             if (b == PoolMetadata.NO_DATA_SPACE) {
                 pool.outOfDataSpace(retry, this::finish);
                 return false;
@@ -286,9 +318,12 @@ public final class Thin {
 
         /** An unmapped block: allocate, zero unless the write covers it, write, insert. */
         private void provision() {
-            if (!allocate(this::provision)) {
-                return;
+            if (allocate(this::provision)) {
+                provisionNew();
             }
+        }
+
+        private void provisionNew() {
             if (whole() || !pool.features().zeroNewBlocks()) {
                 writeNew(this::insert);
                 return;
@@ -309,9 +344,12 @@ public final class Thin {
          * it, and written whole: one read and one write.
          */
         private void breakSharing(long old) {
-            if (!allocate(() -> breakSharing(old))) {
-                return;
+            if (allocate(() -> breakSharing(old))) {
+                breakSharingNew(old);
             }
+        }
+
+        private void breakSharingNew(long old) {
             Runnable switchOver = () -> pool.epochs.afterCurrent(this::insert);
             if (whole() && bio.op() == BioOp.WRITE) {
                 writeNew(switchOver);
