@@ -66,9 +66,9 @@ public final class Snapshot {
     /**
      * Whether copies complete through the {@link CommitSequencer}, in allocation order. A
      * persistent store needs it (its metadata areas must describe every chunk before the free
-     * pointer); a transient one writes nothing, so under {@code fine} each copier thread completes
-     * its own copies at once instead of waiting behind another thread's earlier one. {@code global}
-     * keeps the kernel's order for every store, as before.
+     * pointer); a transient one writes nothing, so under {@code fine} each thread that finishes a
+     * copy completes it at once instead of waiting behind another thread's earlier one.
+     * {@code global} keeps the kernel's order for every store, as before.
      */
     private final boolean commitsInOrder;
 
@@ -433,7 +433,7 @@ public final class Snapshot {
      * that order: what follows it (publishing the exception, releasing the waiting writes, which
      * re-run their origin write and submit it) is left in {@link #committed} when the store
      * answers on the drainer's own stack, and every thread that finishes a copy takes its share,
-     * so with several copier threads the releases no longer all fall on the one that drains.
+     * so the releases do not all fall on the one that drains.
      */
     private void completeException(PendingException pe) {
         store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, ok -> {
