@@ -1,22 +1,14 @@
 package io.blockwork.persistence.workload;
 
-import io.blockwork.persistence.node.NodeOwned;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
 /** One seed experiment (table {@code experiments}, see V15__workloads.sql). */
 @Entity
 @Table(name = "experiments")
-public class ExperimentRecord extends NodeOwned {
-
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    private Long id;
+public class ExperimentRecord extends RunRecord {
 
     @Column(nullable = false, length = 3)
     private String seed;
@@ -24,42 +16,14 @@ public class ExperimentRecord extends NodeOwned {
     @Column(nullable = false)
     private long seconds;
 
-    @Column(nullable = false, length = 16)
-    private String state;
-
-    @Column(name = "started_at", nullable = false)
-    private Instant startedAt;
-
-    @Column(name = "ended_at")
-    private Instant endedAt;
-
-    @Column(length = 1000000)
-    private String result;
-
-    @Column(length = 4096)
-    private String error;
-
     protected ExperimentRecord() {
         // for JPA
     }
 
     public ExperimentRecord(String seed, long seconds, Instant startedAt) {
+        super(startedAt);
         this.seed = seed;
         this.seconds = seconds;
-        this.state = RunState.RUNNING.label();
-        this.startedAt = startedAt;
-    }
-
-    /** Records how the run ended. */
-    public void end(RunState how, Instant at, String resultJson, String errorText) {
-        this.state = how.label();
-        this.endedAt = at;
-        this.result = resultJson;
-        this.error = errorText == null || errorText.length() <= 4096 ? errorText : errorText.substring(0, 4096);
-    }
-
-    public Long getId() {
-        return id;
     }
 
     public String getSeed() {
@@ -68,25 +32,5 @@ public class ExperimentRecord extends NodeOwned {
 
     public long getSeconds() {
         return seconds;
-    }
-
-    public RunState getState() {
-        return RunState.of(state);
-    }
-
-    public Instant getStartedAt() {
-        return startedAt;
-    }
-
-    public Instant getEndedAt() {
-        return endedAt;
-    }
-
-    public String getResult() {
-        return result;
-    }
-
-    public String getError() {
-        return error;
     }
 }

@@ -64,22 +64,34 @@ public class DiskService {
             throw ProblemException.invalid("image", "only file disks have an image; " + spec.type().label() + " disks start empty");
         }
         DiskSpec.requireBounded(spec.latency());
-        return management.apply(changes -> {
-            registry.requireFree(spec.name());
-            AbstractBlockDevice disk = existingImage ? engines.adopt(spec) : engines.create(spec);
-            changes.undoOnRollback(() -> {
-                if (existingImage) {
-                    DiskEngines.close(disk);
-                } else {
-                    engines.destroy(disk, spec.type());
-                }
+        // An nbd disk connects before the management lock is taken: a server that is slow or
+        // silent (up to the client's timeout) must not hold up every other operation meanwhile.
+        AbstractBlockDevice connected = spec.type() == DiskType.NBD ? engines.create(spec) : null;
+        boolean[] handedOver = {false};
+        try {
+            return management.apply(changes -> {
+                registry.requireFree(spec.name());
+                AbstractBlockDevice disk = connected != null ? connected
+                        : existingImage ? engines.adopt(spec) : engines.create(spec);
+                handedOver[0] = true;
+                changes.undoOnRollback(() -> {
+                    if (existingImage) {
+                        DiskEngines.close(disk);
+                    } else {
+                        engines.destroy(disk, spec.type());
+                    }
+                });
+                registry.register(spec.name(), DeviceKind.DISK, disk);
+                changes.undoOnRollback(() -> registry.unregister(spec.name()));
+                // an nbd disk's size is the export's, known once connected
+                DiskRecord record = save(toRecord(spec.type() == DiskType.NBD ? spec.withSize(disk.sizeBytes()) : spec));
+                return view(record);
             });
-            registry.register(spec.name(), DeviceKind.DISK, disk);
-            changes.undoOnRollback(() -> registry.unregister(spec.name()));
-            // an nbd disk's size is the export's, known once connected
-            DiskRecord record = save(toRecord(spec.type() == DiskType.NBD ? spec.withSize(disk.sizeBytes()) : spec));
-            return view(record);
-        });
+        } finally {
+            if (connected != null && !handedOver[0]) {
+                DiskEngines.close(connected); // refused before the engine change began (the name is taken)
+            }
+        }
     }
 
     public List<DiskView> list() {

@@ -21,8 +21,17 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.nbd.NbdFixture;
 import io.blockwork.support.AppTest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
@@ -94,6 +103,36 @@ class NbdDiskApiTest {
                     .andExpect(problem(502, "remote-unavailable"));
             mvc.perform(get("/api/v1/disks/nd-bad").with(admin())).andExpect(status().isNotFound());
             mvc.perform(get("/api/v1/devices/nd-bad").with(admin())).andExpect(status().isNotFound());
+        }
+    }
+
+    @Test
+    void aSilentServerDoesNotHoldUpOtherOperationsWhileTheDiskConnects() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ExecutorService pool = Executors.newSingleThreadExecutor()) {
+            CompletableFuture<Socket> accepted = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return silent.accept(); // and then never says a word: the handshake waits
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, pool);
+            String uri = "nbd://127.0.0.1:" + silent.getLocalPort() + "/quiet";
+            CompletableFuture<Integer> create = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return mvc.perform(createDisk("{\"name\":\"nd-quiet\",\"type\":\"nbd\",\"uri\":\"" + uri + "\"}"))
+                            .andReturn().getResponse().getStatus();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try (Socket connection = accepted.get(20, TimeUnit.SECONDS)) {
+                mvc.perform(memoryDisk("nd-meanwhile", "1MiB")).andExpect(status().isCreated());
+                assertThat(create).as("the nbd disk is still in its handshake when the other disk is made").isNotDone();
+            } // the server hangs up: the handshake fails at once
+            assertThat(create.get(20, TimeUnit.SECONDS)).isEqualTo(502);
+            mvc.perform(get("/api/v1/disks/nd-quiet").with(admin())).andExpect(status().isNotFound());
+            mvc.perform(delete("/api/v1/disks/nd-meanwhile").with(admin())).andExpect(status().isNoContent());
         }
     }
 

@@ -48,6 +48,8 @@ final class FuzzFixture {
     private final JdbcTemplate jdbc;
     private final MdArrays arrays;
     private final List<String> tables;
+    /** A loopback port that was free when the fixture was made: nbd disks aimed at it are refused. */
+    private final int closedPort = freeLoopbackPort();
     /** A fixture disk's settings as made ({@link #diskSettings}). */
     private String defaultDiskSettings;
     /** The state right after {@link #create} or the last {@link #restore}: nothing to put back. */
@@ -61,6 +63,25 @@ final class FuzzFixture {
         // not the node lease: its heartbeat moves every few seconds whatever the requests do
         this.tables = jdbc.queryForList("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'"
                 + " AND LOWER(TABLE_NAME) NOT IN ('flyway_schema_history', 'nodes') ORDER BY TABLE_NAME", String.class);
+    }
+
+    /* ---- remote servers ---- */
+
+    /**
+     * A plausible NBD URI for an nbd disk that no server answers, on this host only: a loopback port
+     * nobody listens on (refused at once) or a Unix socket that does not exist.
+     */
+    String remoteUri(Random random) {
+        return random.nextBoolean() ? "nbd://127.0.0.1:" + closedPort + "/vol0"
+                : "nbd+unix:///vol0?socket=/nonexistent/fz.sock";
+    }
+
+    private static int freeLoopbackPort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /* ---- names ---- */

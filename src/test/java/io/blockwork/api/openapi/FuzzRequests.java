@@ -148,6 +148,9 @@ final class FuzzRequests {
             schema.get("oneOf").forEach(choices::add);
             return value(pick(choices), field, depth);
         }
+        if (field.equals("uri") && random.nextInt(3) > 0) {
+            return fixture.remoteUri(random); // never the example's address: the fuzzer stays on this host
+        }
         if (schema.has("example") && random.nextInt(3) > 0 && !isNameField(field)) {
             return JsonText.toJava(schema.get("example"));
         }
