@@ -22,6 +22,7 @@ import com.sun.management.OperatingSystemMXBean;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.DoubleSummaryStatistics;
 import java.util.EnumMap;
@@ -40,9 +41,9 @@ import java.util.Map;
  *
  * <p>Data on null disks (null_blk, as the snapshot benchmark), so the figures are the stacks'
  * own; thin metadata on a memory disk. Each cell builds its devices fresh and runs for the cell's
- * seconds or until its writes reach a quarter of the region's thin blocks, whichever comes
- * first, so first writes dominate where they exist (the "first writes" column says how many of
- * the cell's writes provisioned a block or broke sharing). Every case runs once unmeasured first
+ * seconds; a case whose writes copy or provision on first touch stops earlier when its writes
+ * reach a quarter of the region's thin blocks, so first writes dominate where they exist (the
+ * "first writes" column says how many of the cell's writes provisioned a block or broke sharing). Every case runs once unmeasured first
  * (JIT warm-up); then each table runs its cases {@value #ROUNDS} times, taking turns in rotating
  * order, and shows each cell's median round, the spread of its rounds, and the process's CPU time
  * per write (all threads: the job, a snapshot's copier, the pool's commit worker), which a loaded
@@ -57,7 +58,7 @@ import java.util.Map;
  * writes never wait for one. Null disks with free flushes hide that difference.
  *
  * <p>Run: {@code mvn -B -ntp test-compile exec:exec -Dbench=thin} ({@code BENCH_SECONDS=1} for a
- * quick look).
+ * quick look, {@code BENCH_TABLES="1 worker"} for a subset of the tables, {@code BENCH_ROUNDS}).
  */
 final class ThinBenchmark {
 
@@ -66,26 +67,45 @@ final class ThinBenchmark {
     private static final long CHUNK_SECTORS = 8;
     private static final int[] WORKERS = {1, 4};
     private static final int IO_DEPTH = 32;
-    private static final int ROUNDS = 3;
+    /** Rounds per cell (BENCH_ROUNDS): odd, so the median is one run. */
+    private static final int ROUNDS = (int) Math.max(1, Bench.rounds(3)) | 1;
     /** CPU time of the whole process (job threads, copier and commit threads alike) per cell. */
     private static final OperatingSystemMXBean PROCESS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     /** The base disk, and the pool's data device: the region twice (provisioned, then every block copied once) and a spare GiB. */
     private static final long POOL_DATA = 2 * REGION + (1L << 30);
 
+    /**
+     * BENCH_CASES=thin_provisioned,linear (case names, any case) measures only those cases, for a
+     * profile of one path; the ratios need their reference case in the set.
+     */
+    private static final String ONLY_CASES = System.getenv().getOrDefault("BENCH_CASES", "");
+
     private ThinBenchmark() {}
 
     private enum Case {
-        LINEAR("classic linear volume"),
-        COW_ORIGIN("classic snapshot origin (4 KiB chunks)"),
-        THIN_FRESH("thin, fresh (provisioning)"),
-        THIN_PROVISIONED("thin, provisioned"),
-        THIN_SNAPSHOTTED("thin, origin of a snapshot");
+        LINEAR("classic linear volume", false),
+        COW_ORIGIN("classic snapshot origin (4 KiB chunks)", true),
+        THIN_FRESH("thin, fresh (provisioning)", true),
+        THIN_PROVISIONED("thin, provisioned", false),
+        THIN_SNAPSHOTTED("thin, origin of a snapshot", true);
 
         final String label;
+        /**
+         * The case's writes copy or provision on first touch: its cell stops at a quarter of the
+         * region's thin blocks, so first writes dominate. The others (linear, provisioned) run
+         * for the whole cell: capped, a fast cell lasts a few tens of milliseconds and measures
+         * its threads' start more than its writes.
+         */
+        final boolean firstWrites;
 
-        Case(String label) {
+        Case(String label, boolean firstWrites) {
             this.label = label;
+            this.firstWrites = firstWrites;
+        }
+
+        boolean selected() {
+            return ONLY_CASES.isBlank() || Arrays.stream(ONLY_CASES.split(",")).anyMatch(w -> name().equalsIgnoreCase(w.strip()));
         }
     }
 
@@ -127,15 +147,30 @@ final class ThinBenchmark {
 
     static void run() {
         long seconds = Bench.seconds(3);
+        // BENCH_TABLES="1 worker" (or "4 workers", "0.5 ms", or a table's full name) runs only the
+        // tables whose title contains every comma-separated phrase, for a quicker look.
+        String only = System.getenv().getOrDefault("BENCH_TABLES", "");
         for (Case c : Case.values()) { // warm-up: every path compiled before anything is measured
-            measure(c, Devices.NULL, 1, 1);
+            if (c.selected()) {
+                measure(c, Devices.NULL, 1, 1);
+            }
         }
         for (Devices devices : Devices.values()) {
             for (int workers : WORKERS) {
+                String title = "thin: 4K random writes, " + workers + (workers == 1 ? " worker" : " workers")
+                        + ", iodepth " + IO_DEPTH + ", " + devices.label + ", 64 KiB thin blocks, " + (REGION >> 30)
+                        + " GiB region, " + seconds + " s or " + REGION / THIN_BLOCK / 4 + " writes a cell, median of "
+                        + ROUNDS + " rounds in rotating order";
+                if (!Arrays.stream(only.split(",")).allMatch(w -> w.isBlank() || title.contains(w.strip()))) {
+                    continue;
+                }
                 // Cases take turns, round by round in rotating order, so a change in the machine's
                 // load hits them alike; each cell reports its median round.
                 Map<Case, List<Cell>> runs = new EnumMap<>(Case.class);
-                List<Case> cases = devices.cases;
+                List<Case> cases = devices.cases.stream().filter(Case::selected).toList();
+                if (cases.isEmpty()) {
+                    continue;
+                }
                 for (int round = 0; round < ROUNDS; round++) {
                     for (int i = 0; i < cases.size(); i++) {
                         Case c = cases.get((i + round) % cases.size());
@@ -144,14 +179,12 @@ final class ThinBenchmark {
                 }
                 Map<Case, Cell> cells = new EnumMap<>(Case.class);
                 runs.forEach((c, list) -> cells.put(c, median(list)));
-                Table t = new Table("thin: 4K random writes, " + workers + (workers == 1 ? " worker" : " workers")
-                        + ", iodepth " + IO_DEPTH + ", " + devices.label + ", 64 KiB thin blocks, " + (REGION >> 30)
-                        + " GiB region, " + seconds + " s or " + REGION / THIN_BLOCK / 4 + " writes a cell, median of "
-                        + ROUNDS + " rounds in rotating order",
+                Table t = new Table(title,
                         "volume", "IOPS", "IOPS min-max", "mean latency (usec)", "CPU per write (usec)",
                         "first writes (%)", "vs linear", "vs classic snapshot origin");
                 Cell linear = cells.get(Case.LINEAR);
-                double cow = cells.get(Case.COW_ORIGIN).iops();
+                Cell cowCell = cells.get(Case.COW_ORIGIN);
+                double cow = cowCell == null ? Double.NaN : cowCell.iops();
                 for (Case c : cases) {
                     Cell cell = cells.get(c);
                     long writes = cell.result.write().ios();
@@ -207,9 +240,9 @@ final class ThinBenchmark {
             }
             long before = pmd == null ? 0 : pmd.usage().usedDataBlocks();
             long cpuBefore = PROCESS.getProcessCpuTime();
-            WorkloadSpec spec = WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(workers).ioDepth(IO_DEPTH)
-                    .size(REGION / workers).offsetIncrement(REGION / workers)
-                    .runtime(seconds * WorkloadSpec.SECOND).ioLimit(REGION / THIN_BLOCK / 4 / workers).build();
+            WorkloadSpec.Builder b = WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(workers).ioDepth(IO_DEPTH)
+                    .size(REGION / workers).offsetIncrement(REGION / workers).runtime(seconds * WorkloadSpec.SECOND);
+            WorkloadSpec spec = (c.firstWrites ? b.ioLimit(REGION / THIN_BLOCK / 4 / workers) : b).build();
             WorkloadResult r = new Workload(target, spec, Thread.ofPlatform().name("thin-bench-", 0).factory())
                     .execute(sample -> {});
             long cpu = PROCESS.getProcessCpuTime() - cpuBefore;

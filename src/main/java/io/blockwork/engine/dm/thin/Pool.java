@@ -568,13 +568,17 @@ public final class Pool {
         if (mode == PoolMode.OUT_OF_DATA_SPACE) {
             setMode(features.readOnly() ? PoolMode.READ_ONLY : PoolMode.WRITE);
         }
+        // From the space hint the allocation left, not usage(): no shared lock once a write.
+        PoolMetadata.SpaceHint h = metadata.spaceHint();
         long lw = lowWaterBlocks;
-        if (lw > 0 && metadata.usage().freeDataBlocks() <= lw && lowWaterTriggered.compareAndSet(false, true)) {
+        if (lw > 0 && h.freeDataBlocks() <= lw && lowWaterTriggered.compareAndSet(false, true)) {
             LOG.log(Level.WARNING, "{0}: reached low water mark for data device ({1} blocks): sending event",
                     poolDevice.name(), lw);
             event.run();
         }
-        checkMetadataLowWater();
+        if (h.freeMetadataBlocks() <= metadataLowWater(h.metadataBlocks())) {
+            checkMetadataLowWater(); // exact, under the lock (commits check it too)
+        }
     }
 
     private void checkMetadataLowWater() {

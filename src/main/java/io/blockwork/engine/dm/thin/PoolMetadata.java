@@ -94,6 +94,12 @@ public final class PoolMetadata {
     private long reservedBase;
     private long reservedCascade;
     private String failure;
+    /**
+     * Free data and metadata blocks and the metadata total as of the last allocation or commit,
+     * written under the lock and read without it: the low-water checks after each allocation
+     * would otherwise take the shared lock once a write ({@link #spaceHint}).
+     */
+    private volatile SpaceHint spaceHint = new SpaceHint(0, 0, 0);
 
     private PoolMetadata(BlockDevice device, int dataBlockSectors, MetadataSpace space, long refcountRoot,
                          long dataBlocks) {
@@ -225,6 +231,7 @@ public final class PoolMetadata {
         data.load();
         tree.forEach(detailsRoot, (dev, packed) -> details.put(dev, DeviceDetails.unpack(packed)));
         durableChanges = changes;
+        updateSpaceHint();
     }
 
     private void checkBlock(long block, TreeKind kind, String from) throws ThinException {
@@ -432,19 +439,46 @@ public final class PoolMetadata {
     public long find(long dev, long vblock) {
         lock.readLock().lock();
         try {
-            long root = tree.lookup(devicesRoot, dev);
-            if (root == BTree.NOT_FOUND) {
-                return UNMAPPED;
-            }
-            long v = tree.lookup(root, vblock);
-            if (v == BTree.NOT_FOUND) {
-                return UNMAPPED;
-            }
-            DeviceDetails d = details.get(dev);
-            return BlockTime.block(v) | (d != null && d.sharedSince(BlockTime.time(v)) ? SHARED : 0);
+            return findLocked(dev, vblock);
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** {@link #findForWrite}'s answer: the mapping as {@link #find} gives it, and a new block or why there is none. */
+    public record Found(long mapping, long newBlock) {}
+
+    /**
+     * {@link #find}, then {@link #allocate} if the block is unmapped or shared, in one hold of the
+     * lock: a write that needs a new block takes the lock once for both. {@code newBlock} is the
+     * allocated block, {@link #NO_DATA_SPACE} or {@link #NO_METADATA_SPACE}; when the mapping is
+     * this device's alone nothing is allocated and {@code newBlock} means nothing.
+     */
+    public Found findForWrite(long dev, long vblock) {
+        lock.writeLock().lock();
+        try {
+            long r = findLocked(dev, vblock);
+            if (r != UNMAPPED && (r & SHARED) == 0) {
+                return new Found(r, UNMAPPED);
+            }
+            return new Found(r, allocateLocked(dev, vblock));
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Caller holds the lock. */
+    private long findLocked(long dev, long vblock) {
+        long root = tree.lookup(devicesRoot, dev);
+        if (root == BTree.NOT_FOUND) {
+            return UNMAPPED;
+        }
+        long v = tree.lookup(root, vblock);
+        if (v == BTree.NOT_FOUND) {
+            return UNMAPPED;
+        }
+        DeviceDetails d = details.get(dev);
+        return BlockTime.block(v) | (d != null && d.sharedSince(BlockTime.time(v)) ? SHARED : 0);
     }
 
     /**
@@ -455,6 +489,15 @@ public final class PoolMetadata {
      */
     public long allocate(long dev, long vblock) {
         lock.writeLock().lock();
+        try {
+            return allocateLocked(dev, vblock);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Caller holds the write lock. */
+    private long allocateLocked(long dev, long vblock) {
         try {
             if (failure != null) {
                 return NO_METADATA_SPACE;
@@ -471,12 +514,11 @@ public final class PoolMetadata {
             reservations.put(b, r);
             reservedBase += r.base();
             reservedCascade += r.cascade();
+            updateSpaceHint();
             return b;
         } catch (MetadataSpace.Exhausted e) {
             failure = e.getMessage();
             return NO_METADATA_SPACE;
-        } finally {
-            lock.writeLock().unlock();
         }
     }
 
@@ -503,7 +545,7 @@ public final class PoolMetadata {
                 data.release(dataBlock);
                 checkWritable();
             }
-            BTree.Slot slot = tree.lookup(devicesRoot, dev) == BTree.NOT_FOUND ? null : tree.slot(devicesRoot, dev);
+            BTree.Slot slot = tree.slot(devicesRoot, dev);
             if (slot == null) {
                 data.release(dataBlock);
                 throw new ThinException("device id " + dev + " does not exist");
@@ -589,6 +631,7 @@ public final class PoolMetadata {
                 checkWritable();
                 data.resize(blocks);
                 changes++;
+                updateSpaceHint();
             }
         } finally {
             lock.writeLock().unlock();
@@ -607,6 +650,7 @@ public final class PoolMetadata {
                 checkWritable();
                 space.resize(blocks);
                 changes++;
+                updateSpaceHint();
             }
         } finally {
             lock.writeLock().unlock();
@@ -624,6 +668,25 @@ public final class PoolMetadata {
                     failure != null, data.free());
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    /** Free space as the last allocation or commit left it (a hint: changes since are not in it). */
+    public record SpaceHint(long freeDataBlocks, long freeMetadataBlocks, long metadataBlocks) {}
+
+    /** The space as of the last allocation or commit, without taking the lock. */
+    public SpaceHint spaceHint() {
+        return spaceHint;
+    }
+
+    /** Caller holds the write lock. */
+    private void updateSpaceHint() {
+        SpaceHint h = spaceHint;
+        long freeData = data.free();
+        long freeMeta = space.free();
+        long metaBlocks = space.blocks();
+        if (h.freeDataBlocks() != freeData || h.freeMetadataBlocks() != freeMeta || h.metadataBlocks() != metaBlocks) {
+            spaceHint = new SpaceHint(freeData, freeMeta, metaBlocks);
         }
     }
 
@@ -698,6 +761,7 @@ public final class PoolMetadata {
             space.durable(plan.metadataFreed());
             data.durable(plan.dataFreed());
             durableChanges = Math.max(durableChanges, plan.changes());
+            updateSpaceHint();
         } finally {
             lock.writeLock().unlock();
         }

@@ -143,8 +143,11 @@ public final class Thin {
             pool.epochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
-        long r = lookup(vb);
-        if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
+        // Only a cached (exclusive) mapping is written here. Anything else takes its cell and is
+        // looked up there, once (not here and again under the cell), and without the shared
+        // metadata lock on the way in.
+        long r = cache.get(vb);
+        if (r != MappingCache.MISS) {
             if (!bio.fua() || !metadata.dirty()) {
                 bio.context(epoch);
                 return MapResult.remap(data, dataOffset(r, bio));
@@ -193,7 +196,13 @@ public final class Thin {
         long vb = bio.offset() / blockBytes;
         long key = Cells.key(dev, vb);
         if (pool.cells.lockOrWait(key, this, bio)) {
-            new Change(bio, vb, key).decide();
+            Change c = new Change(bio, vb, key);
+            PoolMode m = pool.mode();
+            if (bio.op() == BioOp.WRITE && m != PoolMode.FAIL && !m.readOnly()) {
+                c.decideWrite();
+            } else {
+                c.decide();
+            }
         }
     }
 
@@ -252,8 +261,31 @@ public final class Thin {
             }
         }
 
-        /** The block is this mapping's alone: release the cell and send the bio to it. */
+        /**
+         * A write that may need a new block, on a writable pool: the lookup and, for an unmapped
+         * or shared block, the allocation in one hold of the metadata lock (not a shared hold,
+         * then an exclusive one, each of which may park behind other writers).
+         */
+        void decideWrite() {
+            PoolMetadata.Found f = metadata.findForWrite(dev, vb);
+            long r = f.mapping();
+            if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
+                inPlace(r);
+            } else if (r == PoolMetadata.UNMAPPED) {
+                if (allocated(f.newBlock(), this::provision)) {
+                    provisionNew();
+                }
+            } else {
+                long old = r & ~PoolMetadata.SHARED;
+                if (allocated(f.newBlock(), () -> breakSharing(old))) {
+                    breakSharingNew(old);
+                }
+            }
+        }
+
+        /** The block is this mapping's alone: cache it, release the cell and send the bio to it. */
         private void inPlace(long block) {
+            cache.put(vb, block); // exclusive, and its cell is held: the next write to it takes the fast path
             int epoch = pool.epochs.enter();
             List<Cells.Waiter> waiters = pool.cells.release(key);
             submitInPlace(bio, block, epoch);
@@ -261,7 +293,11 @@ public final class Thin {
         }
 
         private boolean allocate(Runnable retry) {
-            long b = metadata.allocate(dev, vb);
+            return allocated(metadata.allocate(dev, vb), retry);
+        }
+
+        /** Takes a block {@link PoolMetadata#allocate} gave, or deals with its refusal (false). */
+        private boolean allocated(long b, Runnable retry) {
             if (b == PoolMetadata.NO_DATA_SPACE) {
                 pool.outOfDataSpace(retry, this::finish);
                 return false;
@@ -282,9 +318,12 @@ public final class Thin {
 
         /** An unmapped block: allocate, zero unless the write covers it, write, insert. */
         private void provision() {
-            if (!allocate(this::provision)) {
-                return;
+            if (allocate(this::provision)) {
+                provisionNew();
             }
+        }
+
+        private void provisionNew() {
             if (whole() || !pool.features().zeroNewBlocks()) {
                 writeNew(this::insert);
                 return;
@@ -305,9 +344,12 @@ public final class Thin {
          * it, and written whole: one read and one write.
          */
         private void breakSharing(long old) {
-            if (!allocate(() -> breakSharing(old))) {
-                return;
+            if (allocate(() -> breakSharing(old))) {
+                breakSharingNew(old);
             }
+        }
+
+        private void breakSharingNew(long old) {
             Runnable switchOver = () -> pool.epochs.afterCurrent(this::insert);
             if (whole() && bio.op() == BioOp.WRITE) {
                 writeNew(switchOver);
