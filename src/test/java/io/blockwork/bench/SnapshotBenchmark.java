@@ -1,11 +1,13 @@
 package io.blockwork.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import io.blockwork.engine.dm.snapshot.StoreType;
 import io.blockwork.engine.seeds.SeedRun;
 import io.blockwork.engine.seeds.SnapshotLockingSeed;
 import io.blockwork.engine.seeds.SnapshotLockingSeed.Target;
 import io.blockwork.engine.workload.WorkloadResult;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,7 +23,9 @@ import java.util.List;
  * snapshot starts empty as the suite's zeroed COW; {@code global} and {@code fine} run in
  * alternating order, several rounds per cell, and each column is its median run. Tables are the seed's: rows are workers, columns the two strategies and their
  * ratio (IOPS fine/global; latency global/fine, so above 1 means {@code fine} is better), then
- * the latency tails of both (p99 and p99.9 from the workload's HdrHistogram).
+ * the latency tails of both (p99 and p99.9 from the workload's HdrHistogram); throughput tables
+ * also show the process's CPU time per write (every thread: workers, copier threads, completions),
+ * which a busy shared machine disturbs far less than IOPS.
  */
 final class SnapshotBenchmark {
 
@@ -30,7 +34,19 @@ final class SnapshotBenchmark {
     /** Rounds per cell (BENCH_ROUNDS): odd, so the median is one run. */
     private static final int ROUNDS = (int) Math.max(1, Bench.rounds(3)) | 1;
 
+    /** CPU time of the whole process per cell. */
+    private static final OperatingSystemMXBean PROCESS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
     private SnapshotBenchmark() {}
+
+    /** One measured run: the workload and the process's CPU time while it ran (device set-up included). */
+    private record Run(WorkloadResult result, long cpuNanos) {
+        double cpuMicrosPerWrite() {
+            long writes = result.write().ios();
+            return writes == 0 ? 0 : cpuNanos / 1000.0 / writes;
+        }
+    }
 
     static void run() {
         long seconds = Bench.seconds(2);
@@ -61,50 +77,56 @@ final class SnapshotBenchmark {
                 + ", iodepth " + ioDepth + ", null disks, 4 KiB chunks, " + seconds + " s a cell, median of "
                 + ROUNDS + " rounds in alternating order",
                 "# of workers", unit + " global", unit + " fine", throughput ? "fine/global" : "global/fine",
-                "p99 us global", "p99 us fine", "p99.9 us global", "p99.9 us fine");
+                "p99 us global", "p99 us fine", "p99.9 us global", "p99.9 us fine", "CPU us/write global", "CPU us/write fine");
         for (int workers : WORKERS) {
             // Rounds alternate the order (global, fine / fine, global ...) so that a burst of other
             // work on a shared machine falls on both strategies alike; each column is its median run.
-            List<WorkloadResult> gs = new ArrayList<>();
-            List<WorkloadResult> fs = new ArrayList<>();
+            List<Run> gs = new ArrayList<>();
+            List<Run> fs = new ArrayList<>();
             for (int round = 0; round < ROUNDS; round++) {
                 boolean globalFirst = round % 2 == 0;
                 SnapshotLocking.Kind first = globalFirst ? SnapshotLocking.Kind.GLOBAL : SnapshotLocking.Kind.FINE;
                 SnapshotLocking.Kind second = globalFirst ? SnapshotLocking.Kind.FINE : SnapshotLocking.Kind.GLOBAL;
-                WorkloadResult a = measure(target, store, ioDepth, workers, seconds, first);
-                WorkloadResult b = measure(target, store, ioDepth, workers, seconds, second);
+                Run a = measure(target, store, ioDepth, workers, seconds, first);
+                Run b = measure(target, store, ioDepth, workers, seconds, second);
                 (globalFirst ? gs : fs).add(a);
                 (globalFirst ? fs : gs).add(b);
             }
-            WorkloadResult g = median(gs, throughput);
-            WorkloadResult f = median(fs, throughput);
+            Run gr = median(gs, throughput);
+            Run fr = median(fs, throughput);
+            WorkloadResult g = gr.result();
+            WorkloadResult f = fr.result();
             var gt = g.write().latency();
             var ft = f.write().latency();
             // The tails (HdrHistogram percentiles of submit-to-completion): where a shared lock or
             // the copier thread makes some writes wait, the mean hides it and p99/p99.9 show it.
             if (throughput) {
                 t.row(workers, g.write().iops(), f.write().iops(), f.write().iops() / g.write().iops(),
-                        gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0);
+                        gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0,
+                        gr.cpuMicrosPerWrite(), fr.cpuMicrosPerWrite());
             } else {
                 double gl = gt.meanNanos() / 1000.0;
                 double fl = ft.meanNanos() / 1000.0;
                 t.row(workers, gl, fl, gl / fl,
-                        gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0);
+                        gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0,
+                        gr.cpuMicrosPerWrite(), fr.cpuMicrosPerWrite());
             }
         }
         return t;
     }
 
     /** The median run by IOPS (throughput) or mean latency. */
-    private static WorkloadResult median(List<WorkloadResult> runs, boolean throughput) {
-        List<WorkloadResult> sorted = new ArrayList<>(runs);
-        sorted.sort(Comparator.comparingDouble(r -> throughput ? r.write().iops() : r.write().latency().meanNanos()));
+    private static Run median(List<Run> runs, boolean throughput) {
+        List<Run> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingDouble(r -> throughput ? r.result().write().iops() : r.result().write().latency().meanNanos()));
         return sorted.get(sorted.size() / 2);
     }
 
-    private static WorkloadResult measure(Target target, StoreType store, int ioDepth, int workers, long seconds,
-                                          SnapshotLocking.Kind locking) {
-        return SEED.measure(target, store, ioDepth, workers, seconds, locking, SeedRun.quiet());
+    private static Run measure(Target target, StoreType store, int ioDepth, int workers, long seconds,
+                               SnapshotLocking.Kind locking) {
+        long before = PROCESS.getProcessCpuTime();
+        WorkloadResult r = SEED.measure(target, store, ioDepth, workers, seconds, locking, SeedRun.quiet());
+        return new Run(r, PROCESS.getProcessCpuTime() - before);
     }
 
     private static void measure(Target target, StoreType store, int ioDepth, long seconds, SnapshotLocking.Kind locking) {

@@ -1,50 +1,76 @@
 package io.blockwork.engine.dm.snapshot;
 
+import io.blockwork.engine.block.Bio;
+import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.copy.CopyTarget;
 import io.blockwork.engine.copy.RegionCopier;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Copies chunks between devices for a snapshot: through a {@link RegionCopier} in the engine, by
- * hand in model-checking tests.
+ * Copies chunks between devices for a snapshot: in the engine, an exception's chunk through the
+ * bios' own completions and a merge's runs through a {@link RegionCopier}; by hand in
+ * model-checking tests.
  */
 interface ChunkCopier extends AutoCloseable {
 
     /** Copies {@code length} bytes; {@code done} hears true on success, on some other thread. */
     void copy(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length, Consumer<Boolean> done);
 
+    /**
+     * Copies one exception's chunk ({@code length} at most a chunk) for an origin or snapshot
+     * write; {@code done} may run on any thread, the caller's included. By default as {@link #copy}.
+     */
+    default void copyChunk(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length,
+                           Consumer<Boolean> done) {
+        copy(from, fromOffset, to, toOffset, length, done);
+    }
+
     @Override
     void close();
 
     /**
-     * Through several region copiers, each with its own thread: a copy goes to the copier its
-     * source chunk ({@code fromOffset / chunkBytes}) picks, so one chunk's copies always queue on
-     * the same thread, in order, while different chunks' copies and their completions (which run
-     * on the copier's thread) spread over all of them.
+     * The engine's copier, the same for both locking strategies. An exception's chunk is copied
+     * without a thread of its own: the read is submitted on the calling thread, the write from the
+     * read's completion, and {@code done} runs in the write's completion. Issue 20's profile found
+     * the kcopyd-style thread doing every copy, completion and released write, two wake-ups per
+     * origin write, and most of the CPU; here a copy costs no hand-off, and on devices that complete
+     * at once the copy and the completion it drives run on the writer's own thread. A merge's runs
+     * (many chunks, then a flush and a commit, then the next run) still go through the
+     * {@link RegionCopier} {@code runs}, whose thread keeps that chain off the callers' stacks.
      */
-    static ChunkCopier pool(List<RegionCopier> copiers, long chunkBytes) {
-        if (copiers.size() == 1) {
-            return of(copiers.getFirst());
-        }
-        List<ChunkCopier> each = copiers.stream().map(ChunkCopier::of).toList();
+    static ChunkCopier direct(RegionCopier runs) {
+        ChunkCopier threaded = of(runs);
         return new ChunkCopier() {
             @Override
             public void copy(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length,
                              Consumer<Boolean> done) {
-                each.get((int) Long.remainderUnsigned(fromOffset / chunkBytes, each.size()))
-                        .copy(from, fromOffset, to, toOffset, length, done);
+                threaded.copy(from, fromOffset, to, toOffset, length, done);
+            }
+
+            @Override
+            public void copyChunk(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length,
+                                  Consumer<Boolean> done) {
+                MemorySegment buffer = MemorySegment.ofArray(new byte[Math.toIntExact(length)]);
+                from.submit(Bio.read(fromOffset, buffer, r -> {
+                    if (!r.status().ok()) {
+                        done.accept(false);
+                        return;
+                    }
+                    to.submit(Bio.write(toOffset, buffer, BioFlags.NONE, w -> done.accept(w.status().ok())));
+                }));
             }
 
             @Override
             public void close() {
-                each.forEach(ChunkCopier::close);
+                threaded.close();
             }
         };
     }
 
-    /** Through a region copier (kcopyd), which this snapshot owns. */
+    /** Everything through a region copier (kcopyd), which this snapshot owns. */
     static ChunkCopier of(RegionCopier copier) {
         return new ChunkCopier() {
             @Override

@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  * {@code out_of_order_tree}): the persistent store must commit in allocation order, or a crash
  * could leave an area whose entries do not describe the chunks before the free pointer.
  *
- * <p>Copies finish on any thread (the copier's worker, a disk completion for a whole-chunk
+ * <p>Copies finish on any thread (whichever completes a copy's write, or a whole-chunk
  * write). Whoever finds the next sequence number ready drains: it completes exceptions in order,
  * outside the lock, for as long as the next one is ready; others only queue theirs. So
  * completions never overlap and never run under a lock, and one arriving on the drainer's own

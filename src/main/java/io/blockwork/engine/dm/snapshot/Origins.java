@@ -4,10 +4,8 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeadlineScheduler;
 import io.blockwork.engine.copy.RegionCopier;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -97,15 +95,8 @@ public final class Origins {
      */
     public SnapshotHandle attachSnapshot(SnapshotSpec spec, SnapshotConfig config, DeadlineScheduler timer)
             throws SnapshotException {
-        return attachSnapshot(spec, config, chunkBytes -> {
-            int threads = config.copierThreadsFor(config.locking());
-            List<RegionCopier> copiers = new ArrayList<>(threads);
-            for (int i = 0; i < threads; i++) {
-                copiers.add(new RegionCopier("snapshot-" + spec.cow().name() + (threads == 1 ? "" : "-" + i),
-                        config.copier(chunkBytes), timer));
-            }
-            return ChunkCopier.pool(copiers, chunkBytes);
-        });
+        return attachSnapshot(spec, config, chunkBytes -> ChunkCopier.direct(
+                new RegionCopier("snapshot-" + spec.cow().name(), config.copier(chunkBytes), timer)));
     }
 
     /** As above, with the copier chosen by the caller (model-checking tests copy by hand). */

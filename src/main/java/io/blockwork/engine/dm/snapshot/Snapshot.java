@@ -66,9 +66,9 @@ public final class Snapshot {
     /**
      * Whether copies complete through the {@link CommitSequencer}, in allocation order. A
      * persistent store needs it (its metadata areas must describe every chunk before the free
-     * pointer); a transient one writes nothing, so under {@code fine} each copier thread completes
-     * its own copies at once instead of waiting behind another thread's earlier one. {@code global}
-     * keeps the kernel's order for every store, as before.
+     * pointer); a transient one writes nothing, so under {@code fine} each thread that finishes a
+     * copy completes it at once instead of waiting behind another thread's earlier one.
+     * {@code global} keeps the kernel's order for every store, as before.
      */
     private final boolean commitsInOrder;
 
@@ -414,7 +414,7 @@ public final class Snapshot {
         long from = pe.oldChunk * chunkBytes;
         long length = Math.min(chunkBytes, origin.sizeBytes() - from);
         throttle.startCopy(chunkBytes);
-        copier.copy(origin, from, cow, pe.newChunk * chunkBytes, length, ok -> copyDone(pe, ok));
+        copier.copyChunk(origin, from, cow, pe.newChunk * chunkBytes, length, ok -> copyDone(pe, ok));
     }
 
     private void copyDone(PendingException pe, boolean ok) {
@@ -433,7 +433,7 @@ public final class Snapshot {
      * that order: what follows it (publishing the exception, releasing the waiting writes, which
      * re-run their origin write and submit it) is left in {@link #committed} when the store
      * answers on the drainer's own stack, and every thread that finishes a copy takes its share,
-     * so with several copier threads the releases no longer all fall on the one that drains.
+     * so the releases do not all fall on the one that drains.
      */
     private void completeException(PendingException pe) {
         store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, ok -> {
@@ -453,7 +453,13 @@ public final class Snapshot {
         }
     }
 
-    /** The store recorded the exception (or failed to): publish it, then let the waiters go. */
+    /**
+     * The store recorded the exception (or failed to): publish it, then let the waiters go. In
+     * the common case, no read tracked on the chunk, one pass under the chunk's lock both inserts
+     * the exception and removes the pending one (as the kernel's {@code pending_complete} does);
+     * a tracked read makes the removal wait until it drained. Reads are tracked under the same
+     * lock, so one tracked later than this check found the exception and went to the COW.
+     */
     private void pendingComplete(PendingException pe, boolean ok) {
         if (!ok) {
             invalidate(pe.copyError ? "copying chunk " + pe.oldChunk + " failed" : "the exception store failed");
@@ -463,17 +469,24 @@ public final class Snapshot {
         int cb = complete.bucket(pe.oldChunk);
         int pb = pending.bucket(pe.oldChunk);
         boolean inserted;
+        boolean removed = false;
         locks.lockChunk(cb, pb);
         try {
             inserted = valid;
             if (inserted) {
                 // From here snapshot reads go to the COW; the pending exception still holds origin writes back.
                 complete.insert(pe.oldChunk, pe.newChunk);
+                if (!tracker.isTracked(pe.oldChunk)) {
+                    pending.remove(pe);
+                    removed = true;
+                }
             }
         } finally {
             locks.unlockChunk(cb, pb);
         }
-        if (inserted) {
+        if (removed) {
+            releasePending(pe, true);
+        } else if (inserted) {
             tracker.whenDrained(pe.oldChunk, () -> finishPending(pe, true));
         } else {
             finishPending(pe, false);
@@ -483,18 +496,22 @@ public final class Snapshot {
     private void finishPending(PendingException pe, boolean ok) {
         int cb = complete.bucket(pe.oldChunk);
         int pb = pending.bucket(pe.oldChunk);
-        List<Bio> bios;
-        List<Runnable> waiters;
         locks.lockChunk(cb, pb);
         try {
             pending.remove(pe);
-            bios = pe.snapshotBios;
-            waiters = pe.originWaiters;
-            pe.snapshotBios = null;
-            pe.originWaiters = null;
         } finally {
             locks.unlockChunk(cb, pb);
         }
+        releasePending(pe, ok);
+    }
+
+    /** After {@code pe} left the pending table: ends or re-runs everything that waited on it. */
+    private void releasePending(PendingException pe, boolean ok) {
+        // Only this thread sees the lists now: writers add to them under the chunk's lock, after finding pe in the table.
+        List<Bio> bios = pe.snapshotBios;
+        List<Runnable> waiters = pe.originWaiters;
+        pe.snapshotBios = null;
+        pe.originWaiters = null;
         if (pe.fullBio != null) {
             pe.fullBio.endio(ok ? IoStatus.OK : IoStatus.IO_ERROR);
         }
