@@ -50,14 +50,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link NbdLimits#replyTimeout()} is dropped ({@link #stalled}), which gives its budget back.
  *
  * <p>Reading. Headers come through a staging buffer, so one system call can bring in many
- * requests. When the staged requests are used up, the reader first takes in, without waiting,
- * whatever the client has sent meanwhile and serves it before sending the batch; only when
- * nothing has arrived does it send and block. With one busy client (fio at depth 32) a request
- * used to arrive, on average, just as the previous one was answered, so every reply cost a
- * write and a wake-up of the client; this way the replies go out in batches while the client
- * keeps sending (docs/engine/nbd.md has the measurement). The check is skipped while the writer
- * thread is writing, so a client that does not read cannot hold the reader up, and it backs off
- * while it finds nothing (a client at depth 1), so such a client does not pay for it. A small WRITE payload is read through the staging buffer too and moved once into the
+ * requests. A small WRITE payload is read through the staging buffer too and moved once into the
  * bio's buffer; of a large one, whatever part arrived with its header is moved once and the rest
  * is read from the socket straight into the bio's buffer.
  *
@@ -109,9 +102,6 @@ final class Connection {
     /** base:allocation was negotiated: BLOCK_STATUS is answered. */
     private boolean allocationContext;
     private ByteBuffer in;
-    /** Reader-confined: consecutive looks for arrived requests that found none, and batches to send before the next look. */
-    private int peekMisses;
-    private int peekSkips;
     /** Watchdog-confined ({@link #stalled}): the writer's progress when last seen, and since when. */
     private long watchedProgress = -1;
     private long watchedSince;
@@ -340,22 +330,9 @@ final class Connection {
         if (in.remaining() >= need) {
             return true;
         }
+        sendInline(); // about to wait for the client: answer what is done first
         in.compact();
         try {
-            // Requests the client sent while the last ones were served join the batch first, so
-            // a client that keeps sending gets its replies a batch per write (see the class note).
-            if (!inline.isEmpty() && !writer.writing() && --peekSkips < 0) {
-                int n = transport.readArrived(in);
-                // A client that waits for each reply (depth 1) never has sent more: after each
-                // fruitless look, look half as often (at most every 64th batch); one that found
-                // something resets it.
-                peekMisses = n > 0 ? 0 : Math.min(peekMisses + 1, 6);
-                peekSkips = (1 << peekMisses) - 1;
-                if (n > 0 && in.position() >= need) {
-                    return true;
-                }
-            }
-            sendInline(); // about to wait for the client: answer what is done first
             while (in.position() < need) {
                 if (transport.read(in) < 0) {
                     return false;

@@ -12,21 +12,6 @@ record PlainTransport(SocketChannel channel) implements Transport {
         return channel.read(into);
     }
 
-    /**
-     * Switches the socket to non-blocking for one read. A sender that writes meanwhile sees its
-     * write take nothing and tries again (the senders loop until all is written); the switch
-     * itself waits for a write in progress.
-     */
-    @Override
-    public int readArrived(ByteBuffer into) throws IOException {
-        channel.configureBlocking(false);
-        try {
-            return channel.read(into);
-        } finally {
-            channel.configureBlocking(true);
-        }
-    }
-
     @Override
     public long write(ByteBuffer[] sources, int offset, int count) throws IOException {
         return channel.write(sources, offset, count);

@@ -78,12 +78,6 @@ final class TlsTransport implements Transport {
         return n;
     }
 
-    /** Never peeks: a TLS connection answers what it has staged, then waits as before. */
-    @Override
-    public int readArrived(ByteBuffer into) {
-        return 0;
-    }
-
     @Override
     public long write(ByteBuffer[] sources, int offset, int count) throws IOException {
         int packed = 0;

@@ -13,12 +13,6 @@ sealed interface Transport permits PlainTransport, TlsTransport {
     /** Reads what is available (at least one byte, blocking), or returns -1 at end of stream. */
     int read(ByteBuffer into) throws IOException;
 
-    /**
-     * Reads what has already arrived, without waiting: 0 if nothing has (a transport that cannot
-     * tell says 0 too), -1 at end of stream.
-     */
-    int readArrived(ByteBuffer into) throws IOException;
-
     /** Writes some of {@code sources[offset..offset+count)} (blocking until at least one byte); returns how much. */
     long write(ByteBuffer[] sources, int offset, int count) throws IOException;
 
