@@ -6,6 +6,7 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.copy.CopyTarget;
 import io.blockwork.engine.copy.RegionCopier;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -15,6 +16,9 @@ import java.util.function.Consumer;
  * model-checking tests.
  */
 interface ChunkCopier extends AutoCloseable {
+
+    /** {@link #direct}: copies asked for on this thread while it starts one, run after it (a trampoline). */
+    ThreadLocal<ArrayDeque<Runnable>> STARTING = new ThreadLocal<>();
 
     /** Copies {@code length} bytes; {@code done} hears true on success, on some other thread. */
     void copy(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length, Consumer<Boolean> done);
@@ -53,14 +57,34 @@ interface ChunkCopier extends AutoCloseable {
             @Override
             public void copyChunk(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length,
                                   Consumer<Boolean> done) {
-                MemorySegment buffer = MemorySegment.ofArray(new byte[Math.toIntExact(length)]);
-                from.submit(Bio.read(fromOffset, buffer, r -> {
-                    if (!r.status().ok()) {
-                        done.accept(false);
-                        return;
+                Runnable start = () -> {
+                    MemorySegment buffer = MemorySegment.ofArray(new byte[Math.toIntExact(length)]);
+                    from.submit(Bio.read(fromOffset, buffer, r -> {
+                        if (!r.status().ok()) {
+                            done.accept(false);
+                            return;
+                        }
+                        to.submit(Bio.write(toOffset, buffer, BioFlags.NONE, w -> done.accept(w.status().ok())));
+                    }));
+                };
+                // On devices that complete at once a copy's completion releases the write that
+                // waited for it, whose next chunk starts a copy, whose completion... on one stack:
+                // a 1 MiB write to an origin with 4 KiB chunks overflowed it. A copy started inside
+                // another copy on this thread therefore waits until that one's stack has unwound.
+                ArrayDeque<Runnable> started = STARTING.get();
+                if (started != null) {
+                    started.add(start);
+                    return;
+                }
+                started = new ArrayDeque<>();
+                STARTING.set(started);
+                try {
+                    for (Runnable next = start; next != null; next = started.poll()) {
+                        next.run();
                     }
-                    to.submit(Bio.write(toOffset, buffer, BioFlags.NONE, w -> done.accept(w.status().ok())));
-                }));
+                } finally {
+                    STARTING.remove();
+                }
             }
 
             @Override

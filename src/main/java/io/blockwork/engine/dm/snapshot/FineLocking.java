@@ -13,20 +13,29 @@ import java.util.concurrent.locks.StampedLock;
  * not cost 262144 lock objects. A thread holds at most one complete and one pending stripe, always
  * in that order, so striping adds no deadlock.
  *
- * <p>The state lock is a {@link StampedLock} (through its lock views): taking it shared is one
- * atomic add, like the kernel's {@code down_read}, where a {@code ReentrantReadWriteLock}
- * also counts each reader's holds in a thread-local (issue 20's profile: about a quarter of a
- * {@code fine} origin write's samples). It is not reentrant, and need not be: no path takes a
- * chunk or the state while it holds one (completions that run inline start after the unlock).
+ * <p>The state lock is striped for readers, as the kernel's per-CPU rw-semaphores are: a chunk
+ * lock takes the state stripe of its complete bucket shared, and {@link #lockState} takes every
+ * stripe exclusively, in index order (state changes are rare: overflow, invalidation, a merge
+ * run). One shared reader count that every writer updated three times a write was two fifths of
+ * {@code fine}'s samples on two cores (issue 20's profile of the persistent-store table). Each
+ * stripe is a {@link StampedLock} (through its lock views): taking it shared is one atomic add,
+ * like {@code down_read}, where a {@code ReentrantReadWriteLock} also counts each reader's holds
+ * in a thread-local. It is not reentrant, and need not be: no path takes a chunk or the state
+ * while it holds one (completions that run inline start after the unlock).
  */
 final class FineLocking implements SnapshotLocking {
 
     static final int MAX_STRIPES = 4096;
 
-    /** Guards the snapshot's state fields: valid, overflowed, owner, merge range. */
-    private final StampedLock stateLock = new StampedLock();
-    private final Lock stateShared = stateLock.asReadLock();
-    private final Lock stateExclusive = stateLock.asWriteLock();
+    /** Reader stripes of the state lock; a power of two. */
+    static final int STATE_STRIPES = 64;
+
+    /**
+     * Together guard the snapshot's state fields (valid, overflowed, owner, merge range): a reader
+     * holds one stripe shared, a writer every stripe exclusively.
+     */
+    private final Lock[] stateShared = new Lock[STATE_STRIPES];
+    private final Lock[] stateExclusive = new Lock[STATE_STRIPES];
     /** Stripe {@code i} guards every complete-table bucket {@code b} with {@code b mod L == i}. */
     private final ReentrantLock[] complete;
     /** Stripe {@code i} guards every pending-table bucket {@code b} with {@code b mod L == i}, and its pending exceptions' bucket fields. */
@@ -41,6 +50,11 @@ final class FineLocking implements SnapshotLocking {
         pending = stripes(pendingBuckets);
         completeMask = complete.length - 1;
         pendingMask = pending.length - 1;
+        for (int i = 0; i < STATE_STRIPES; i++) {
+            StampedLock stripe = new StampedLock();
+            stateShared[i] = stripe.asReadLock();
+            stateExclusive[i] = stripe.asWriteLock();
+        }
     }
 
     private static ReentrantLock[] stripes(int buckets) {
@@ -58,7 +72,7 @@ final class FineLocking implements SnapshotLocking {
 
     @Override
     public void lockChunk(int completeBucket, int pendingBucket) {
-        stateShared.lock();
+        stateShared[completeBucket & (STATE_STRIPES - 1)].lock();
         complete[completeBucket & completeMask].lock();
         pending[pendingBucket & pendingMask].lock();
     }
@@ -67,7 +81,7 @@ final class FineLocking implements SnapshotLocking {
     public void unlockChunk(int completeBucket, int pendingBucket) {
         pending[pendingBucket & pendingMask].unlock();
         complete[completeBucket & completeMask].unlock();
-        stateShared.unlock();
+        stateShared[completeBucket & (STATE_STRIPES - 1)].unlock();
     }
 
     @Override
@@ -94,11 +108,15 @@ final class FineLocking implements SnapshotLocking {
 
     @Override
     public void lockState() {
-        stateExclusive.lock();
+        for (Lock stripe : stateExclusive) {
+            stripe.lock(); // in index order, the only order anyone takes more than one
+        }
     }
 
     @Override
     public void unlockState() {
-        stateExclusive.unlock();
+        for (int i = STATE_STRIPES - 1; i >= 0; i--) {
+            stateExclusive[i].unlock();
+        }
     }
 }
