@@ -6,6 +6,7 @@ import static io.blockwork.support.Requests.admin;
 import static io.blockwork.support.Requests.memoryDisk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -17,6 +18,7 @@ import io.blockwork.service.device.ForcedRemoval;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
 import io.blockwork.support.AppTest;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -61,6 +63,8 @@ class ExportConsistencyTest {
         mvc.perform(memoryDisk("ec-d2", "1MiB")).andExpect(status().isCreated());
         mvc.perform(createExport("{\"name\":\"ec-e2\",\"device\":\"ec-d2\"}")).andExpect(status().isCreated());
         try (RawNbdClient client = RawNbdClient.connect(nbd.endpoint().orElseThrow().port()).greet().go("ec-e2")) {
+            // the server lists a client once its reader is past the handshake, a moment after the client's GO
+            await().atMost(Duration.ofSeconds(20)).until(() -> nbd.clients("ec-e2").size() == 1);
             assertThatThrownBy(() -> management.run(changes -> {
                 forcedRemoval.dropHolders("ec-d2", changes);
                 RegisteredDevice entry = registry.unregister("ec-d2");
