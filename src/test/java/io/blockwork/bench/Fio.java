@@ -2,9 +2,6 @@ package io.blockwork.bench;
 
 import io.blockwork.nbd.ExternalTool;
 import io.blockwork.nbd.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +33,4 @@ final class Fio {
     }
 
     /** A free loopback port (a benchmark's servers must never take a fixed one). */
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -6,6 +6,7 @@ import io.blockwork.nbd.ExportTable;
 import io.blockwork.nbd.ExternalTool;
 import io.blockwork.nbd.NbdExport;
 import io.blockwork.nbd.NbdServer;
+import io.blockwork.support.FreePort;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -122,7 +123,7 @@ final class NbdBenchmark {
 
     /** Starts one server on a free loopback port, or on a Unix socket in the temporary directory. */
     private static Target start(String server, boolean unix) {
-        int port = Fio.freePort();
+        int port = FreePort.loopback();
         Path socket = Path.of(System.getProperty("java.io.tmpdir"), "bw-bench-" + server + "-" + port + ".sock");
         String uri = unix ? "nbd+unix:///" + EXPORT + "?socket=" + socket : "nbd://127.0.0.1:" + port + "/" + EXPORT;
         // Where to listen, as each server's command line says it.

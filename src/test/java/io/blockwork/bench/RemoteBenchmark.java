@@ -20,11 +20,11 @@ import io.blockwork.nbd.NbdServer;
 import io.blockwork.nbd.client.NbdClientConfig;
 import io.blockwork.nbd.client.NbdRemoteDevice;
 import io.blockwork.nbd.client.NbdUri;
+import io.blockwork.support.FreePort;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +55,7 @@ final class RemoteBenchmark {
         exports.add(NbdExport.of("served", served));
         NbdServer server = new NbdServer(new InetSocketAddress("127.0.0.1", 0), exports, NbdLimits.DEFAULT);
         server.start();
-        int kitPort = freePort();
+        int kitPort = FreePort.loopback();
         Process nbdkit = ExternalTool.startDaemon(log(), "nbdkit", "-f", "--exit-with-parent", "-i", "127.0.0.1",
                 "-p", Integer.toString(kitPort), "memory", Long.toString(SIZE));
         try {
@@ -190,11 +190,4 @@ final class RemoteBenchmark {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

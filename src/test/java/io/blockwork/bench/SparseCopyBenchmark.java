@@ -13,6 +13,7 @@ import io.blockwork.nbd.ExportTable;
 import io.blockwork.nbd.ExternalTool;
 import io.blockwork.nbd.NbdExport;
 import io.blockwork.nbd.NbdServer;
+import io.blockwork.support.FreePort;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -112,7 +113,7 @@ final class SparseCopyBenchmark {
         fill(mem);
         fill(vol);
 
-        int port = Fio.freePort();
+        int port = FreePort.loopback();
         NbdServer server = new NbdServer(new InetSocketAddress("127.0.0.1", port),
                 new ExportTable().add(NbdExport.of("mem", mem)).add(NbdExport.of("vol", vol)));
         server.start();
@@ -120,7 +121,7 @@ final class SparseCopyBenchmark {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         String bw = "nbd://127.0.0.1:" + port + "/";
 
-        int kitPort = Fio.freePort();
+        int kitPort = FreePort.loopback();
         Process kit = ExternalTool.startDaemon(NbdBenchmark.log("nbdkit"), "nbdkit", "-f", "--exit-with-parent",
                 "-i", "127.0.0.1", "-p", "" + kitPort, "memory", Long.toString(SIZE));
         stops.add(() -> ExternalTool.stop(kit));

@@ -11,6 +11,7 @@ import io.blockwork.service.iostat.IostatProperties;
 import io.blockwork.service.iostat.IostatService;
 import io.blockwork.service.metrics.BlockworkMetrics;
 import io.blockwork.service.metrics.DeviceMetrics;
+import io.blockwork.support.FreePort;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -53,7 +54,7 @@ final class TelemetryBenchmark {
 
     static void run() {
         long seconds = Bench.seconds(10);
-        int port = Fio.freePort();
+        int port = FreePort.loopback();
         Disk disk = Disk.memory("bench-telemetry", SIZE, DiskConfig.DEFAULT);
         DeviceRegistry registry = new DeviceRegistry();
         registry.register(disk.name(), DeviceKind.DISK, disk);

@@ -11,6 +11,7 @@ import io.blockwork.engine.md.MdArrays;
 import io.blockwork.nbd.Json;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.support.FreePort;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -49,7 +50,7 @@ final class FuzzFixture {
     private final MdArrays arrays;
     private final List<String> tables;
     /** A loopback port that was free when the fixture was made: nbd disks aimed at it are refused. */
-    private final int closedPort = freeLoopbackPort();
+    private final int closedPort = FreePort.loopback();
     /** A fixture disk's settings as made ({@link #diskSettings}). */
     private String defaultDiskSettings;
     /** The state right after {@link #create} or the last {@link #restore}: nothing to put back. */
@@ -74,14 +75,6 @@ final class FuzzFixture {
     String remoteUri(Random random) {
         return random.nextBoolean() ? "nbd://127.0.0.1:" + closedPort + "/vol0"
                 : "nbd+unix:///vol0?socket=/nonexistent/fz.sock";
-    }
-
-    private static int freeLoopbackPort() {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     /* ---- names ---- */

@@ -6,7 +6,6 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.copy.CopyTarget;
 import io.blockwork.engine.copy.RegionCopier;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -16,9 +15,6 @@ import java.util.function.Consumer;
  * model-checking tests.
  */
 interface ChunkCopier extends AutoCloseable {
-
-    /** {@link #direct}: copies asked for on this thread while it starts one, run after it (a trampoline). */
-    ThreadLocal<ArrayDeque<Runnable>> STARTING = new ThreadLocal<>();
 
     /** Copies {@code length} bytes; {@code done} hears true on success, on some other thread. */
     void copy(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length, Consumer<Boolean> done);
@@ -41,7 +37,8 @@ interface ChunkCopier extends AutoCloseable {
      * read's completion, and {@code done} runs in the write's completion. Issue 20's profile found
      * the kcopyd-style thread doing every copy, completion and released write, two wake-ups per
      * origin write, and most of the CPU; here a copy costs no hand-off, and on devices that complete
-     * at once the copy and the completion it drives run on the writer's own thread. A merge's runs
+     * at once the copy and the completion it drives run on the writer's own thread ({@link CopyStarts}
+     * keeps such copies from nesting on its stack). A merge's runs
      * (many chunks, then a flush and a commit, then the next run) still go through the
      * {@link RegionCopier} {@code runs}, whose thread keeps that chain off the callers' stacks.
      */
@@ -57,7 +54,7 @@ interface ChunkCopier extends AutoCloseable {
             @Override
             public void copyChunk(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length,
                                   Consumer<Boolean> done) {
-                Runnable start = () -> {
+                CopyStarts.run(() -> {
                     MemorySegment buffer = MemorySegment.ofArray(new byte[Math.toIntExact(length)]);
                     from.submit(Bio.read(fromOffset, buffer, r -> {
                         if (!r.status().ok()) {
@@ -66,25 +63,7 @@ interface ChunkCopier extends AutoCloseable {
                         }
                         to.submit(Bio.write(toOffset, buffer, BioFlags.NONE, w -> done.accept(w.status().ok())));
                     }));
-                };
-                // On devices that complete at once a copy's completion releases the write that
-                // waited for it, whose next chunk starts a copy, whose completion... on one stack:
-                // a 1 MiB write to an origin with 4 KiB chunks overflowed it. A copy started inside
-                // another copy on this thread therefore waits until that one's stack has unwound.
-                ArrayDeque<Runnable> started = STARTING.get();
-                if (started != null) {
-                    started.add(start);
-                    return;
-                }
-                started = new ArrayDeque<>();
-                STARTING.set(started);
-                try {
-                    for (Runnable next = start; next != null; next = started.poll()) {
-                        next.run();
-                    }
-                } finally {
-                    STARTING.remove();
-                }
+                });
             }
 
             @Override

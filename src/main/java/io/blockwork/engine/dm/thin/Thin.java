@@ -196,13 +196,7 @@ public final class Thin {
         long vb = bio.offset() / blockBytes;
         long key = Cells.key(dev, vb);
         if (pool.cells.lockOrWait(key, this, bio)) {
-            Change c = new Change(bio, vb, key);
-            PoolMode m = pool.mode();
-            if (bio.op() == BioOp.WRITE && m != PoolMode.FAIL && !m.readOnly()) {
-                c.decideWrite();
-            } else {
-                c.decide();
-            }
+            new Change(bio, vb, key).decide();
         }
     }
 
@@ -229,6 +223,10 @@ public final class Thin {
                 finish(IoStatus.IO_ERROR);
                 return;
             }
+            if (bio.op() == BioOp.WRITE && !m.readOnly()) {
+                decideWrite();
+                return;
+            }
             long r = metadata.find(dev, vb);
             boolean mapped = r != PoolMetadata.UNMAPPED;
             boolean shared = mapped && (r & PoolMetadata.SHARED) != 0;
@@ -252,12 +250,8 @@ public final class Thin {
             }
             if (mapped && !shared) {
                 inPlace(block);
-            } else if (m.readOnly()) {
-                finish(IoStatus.IO_ERROR);
-            } else if (!mapped) {
-                provision();
             } else {
-                breakSharing(block);
+                finish(IoStatus.IO_ERROR); // a read-only pool: no block to provision, no sharing to break
             }
         }
 
