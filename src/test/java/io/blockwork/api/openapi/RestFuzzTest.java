@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * requests may be answered with a 5xx, every refusal is a problem+json body, and a refused request
  * changes nothing.
  *
- * <p>At least {@value #MIN_REQUESTS} requests per run; more with
+ * <p>{@value #MIN_REQUESTS} requests by default (the PostgreSQL pass in pom.xml sends fewer); more with
  * {@code -Dblockwork.fuzz.requests=100000}, another sequence with {@code -Dblockwork.fuzz.seed=N}.
  * The summary, by operation, is written to {@code target/rest-fuzz/summary-<seed>.txt}.
  */
