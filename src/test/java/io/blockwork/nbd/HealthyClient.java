@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  */
 public final class HealthyClient implements AutoCloseable {
 
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong ops = new AtomicLong();

@@ -18,6 +18,7 @@ class InFlightBudgetTest {
 
     private static final int WRITE = 64 << 10;
     private static final int CHARGE = WRITE + NbdLimits.REQUEST_OVERHEAD_BYTES;
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
     void theServerStopsReadingWhenTheBudgetIsSpentAndResumesAsRepliesGoOut() throws Exception {
@@ -33,8 +34,8 @@ class InFlightBudgetTest {
                 }
             });
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> device.seen.size() >= fit);
-            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+            await().atMost(WAIT).until(() -> device.seen.size() >= fit);
+            await().during(Duration.ofMillis(300)).atMost(WAIT)
                     .until(() -> device.seen.size() == fit);
             assertThat(nbd.server.clients("held").getFirst().inFlightBytes()).isEqualTo((long) fit * CHARGE);
 
@@ -49,7 +50,7 @@ class InFlightBudgetTest {
             sender.join(10_000);
             assertThat(answered).hasSize(64);
             assertThat(device.seen).hasSize(64);
-            await().atMost(Duration.ofSeconds(5))
+            await().atMost(WAIT)
                     .until(() -> nbd.server.clients("held").getFirst().inFlightBytes() == 0);
         }
     }

@@ -151,7 +151,7 @@ class NbdCommandSequenceTest {
             c.disconnect();
             assertThat(c.closedAfterDraining()).isTrue();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> nbd.server.status().connections() == 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> nbd.server.status().connections() == 0);
         NbdServerStatus s = nbd.server.status();
         assertThat(s.failures()).as("server failures").isZero();
         assertThat(s.bytesInFlight()).isZero();

@@ -126,7 +126,7 @@ class NbdOptionSequenceTest {
                 }
             }
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> nbd.server.status().connections() == 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> nbd.server.status().connections() == 0);
         NbdServerStatus s = nbd.server.status();
         assertThat(s.failures()).as("server failures").isZero();
         assertThat(s.bytesInFlight()).isZero();

@@ -279,6 +279,17 @@ public final class RawNbdClient implements AutoCloseable {
         sendRaw(NbdWire.REQUEST_MAGIC, cmd.code(), flags, handle, offset, length, payload);
     }
 
+    /** One request as it goes on the wire, for a test that must hand the server several in one write. */
+    public static byte[] request(NbdCommand cmd, int flags, long handle, long offset, int length, byte[] payload) {
+        ByteBuffer b = ByteBuffer.allocate(NbdWire.REQUEST_HEADER_BYTES + (payload == null ? 0 : payload.length));
+        b.putInt(NbdWire.REQUEST_MAGIC).putShort((short) flags).putShort((short) cmd.code()).putLong(handle)
+                .putLong(offset).putInt(length);
+        if (payload != null) {
+            b.put(payload);
+        }
+        return b.array();
+    }
+
     public void sendRaw(int magic, int type, int flags, long handle, long offset, int length, byte[] payload) {
         if (type == NbdCommand.READ.code()) {
             readLengths.put(handle, length);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ServerFailureTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
     void anErrorInAConnectionIsReportedAndDropsThatConnectionOnly() throws Exception {

@@ -78,7 +78,7 @@ class StartTlsTest {
             c.negotiateStructuredReplies();
             c.go("secret");
             // the server files the client under its export just after it sent the ACK
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                     .until(() -> nbd.server.clients("secret").size() == 1);
             assertThat(nbd.server.clients("secret")).singleElement().extracting(NbdClient::tls).isEqualTo(true);
 
@@ -195,7 +195,7 @@ class StartTlsTest {
                     }
                     healthy.assertStillServed(after.length + " bytes instead of a TLS handshake");
                 }
-                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                         .until(() -> strict.server.status().connections() == 1);
             }
             assertThat(strict.server.status().failures()).as("server failures").isZero();

@@ -23,6 +23,8 @@ final class DeviceHistory {
     private int size;
     /** Sampler thread only. */
     private Cumulative last;
+    /** The second the last tick was named for; sampler thread only. */
+    private long lastSecond = Long.MIN_VALUE;
 
     DeviceHistory(BlockDevice device, int seconds) {
         this.device = device;
@@ -40,8 +42,17 @@ final class DeviceHistory {
         }
     }
 
-    /** Takes the second that ended at {@code epochSecond} (the first tick only starts the count). */
+    /**
+     * Takes the second that ended at {@code epochSecond} (the first tick only starts the count). A
+     * tick named for a second already taken is skipped: the sampler's fixed rate runs an overdue tick
+     * at once after a late one, which was named for the same second; the next tick's sample then
+     * covers the skipped one's time, so no I/O goes uncounted and the times only go up.
+     */
     void tick(long epochSecond, long nowNanos) {
+        if (epochSecond <= lastSecond) {
+            return;
+        }
+        lastSecond = epochSecond;
         Cumulative now = Cumulative.of(device, nowNanos);
         Cumulative before = last;
         last = now;

@@ -142,7 +142,7 @@ class ExportApiTest {
             assertThat(c.write(1, 0, new byte[4096], 0).error()).isZero();
             assertThat(c.read(2, 0, 4096).error()).isZero();
             // the server counts a request as served once its reply is written, just after the client may read it
-            await().atMost(Duration.ofSeconds(10)).until(() -> served("ea-e3") == 2);
+            await().atMost(Duration.ofSeconds(60)).until(() -> served("ea-e3") == 2);
             mvc.perform(get("/api/v1/exports").with(viewer()))
                     .andExpect(status().isOk())
                     .andExpect(jsonPath("$[?(@.name == 'ea-e3')].clients[0].remoteAddress")

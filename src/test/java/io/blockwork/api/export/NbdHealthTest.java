@@ -57,7 +57,7 @@ class NbdHealthTest {
             c.send(NbdCommand.READ, 0, 1, 0, 4096, null);
             c.closedAfterDraining();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> nbd.status().failures() > 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> nbd.status().failures() > 0);
 
         mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable())
                 .andExpect(jsonPath("$.status").value("DOWN"));

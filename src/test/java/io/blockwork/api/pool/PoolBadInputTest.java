@@ -51,8 +51,8 @@ class PoolBadInputTest {
 
     @Test
     void noSpaceForANewVolumeSaysHowMuchIsFree() throws Exception {
-        fixture("bi-space");
-        refused("bi-space", createVolume("bi-space", "bi-space-w", "1MiB"))
+        fixture("pbi-space");
+        refused("pbi-space", createVolume("pbi-space", "pbi-space-w", "1MiB"))
                 .andExpect(problem(409, "insufficient-space"))
                 .andExpect(jsonPath("$.field").value("size"))
                 .andExpect(jsonPath("$.detail").value(containsString("free: 768 KiB (12 extents of 64 KiB)")))
@@ -64,8 +64,8 @@ class PoolBadInputTest {
 
     @Test
     void noSpaceForAnExtensionSaysHowMuchIsFree() throws Exception {
-        fixture("bi-grow");
-        refused("bi-grow", resize("bi-grow", "bi-grow-v", "+832KiB", false))
+        fixture("pbi-grow");
+        refused("pbi-grow", resize("pbi-grow", "pbi-grow-v", "+832KiB", false))
                 .andExpect(problem(409, "insufficient-space"))
                 .andExpect(jsonPath("$.freeExtents").value(12))
                 .andExpect(jsonPath("$.neededExtents").value(13));
@@ -73,177 +73,177 @@ class PoolBadInputTest {
 
     @Test
     void aVolumeNameTakenByAnotherKindOfDevice() throws Exception {
-        fixture("bi-kind");
-        refused("bi-kind", createVolume("bi-kind", "bi-kind-pv", "64KiB"))
+        fixture("pbi-kind");
+        refused("pbi-kind", createVolume("pbi-kind", "pbi-kind-pv", "64KiB"))
                 .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.takenBy").value("disk"));
     }
 
     @Test
     void aVolumeNameTakenByAVolumeOfAnotherSize() throws Exception {
-        fixture("bi-dup");
-        refused("bi-dup", createVolume("bi-dup", "bi-dup-v", "512KiB"))
+        fixture("pbi-dup");
+        refused("pbi-dup", createVolume("pbi-dup", "pbi-dup-v", "512KiB"))
                 .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.takenBy").value("volume"));
     }
 
     @Test
     void aPoolNameTaken() throws Exception {
-        fixture("bi-pname");
-        mvc.perform(memoryDisk("bi-pname-pv2", "1MiB")).andExpect(status().isCreated());
-        refused("bi-pname", createPool("bi-pname", "bi-pname-pv2", null))
+        fixture("pbi-pname");
+        mvc.perform(memoryDisk("pbi-pname-pv2", "1MiB")).andExpect(status().isCreated());
+        refused("pbi-pname", createPool("pbi-pname", "pbi-pname-pv2", null))
                 .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.takenBy").value("pool"));
     }
 
     @Test
     void aRenameToATakenName() throws Exception {
-        fixture("bi-ren");
-        refused("bi-ren", patchVolume("bi-ren", "bi-ren-v", "{\"name\":\"bi-ren-pv\"}"))
+        fixture("pbi-ren");
+        refused("pbi-ren", patchVolume("pbi-ren", "pbi-ren-v", "{\"name\":\"pbi-ren-pv\"}"))
                 .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.field").value("name"));
     }
 
     @Test
     void aShrinkWithoutAcknowledgement() throws Exception {
-        fixture("bi-shrink");
-        refused("bi-shrink", resize("bi-shrink", "bi-shrink-v", "-64KiB", false))
+        fixture("pbi-shrink");
+        refused("pbi-shrink", resize("pbi-shrink", "pbi-shrink-v", "-64KiB", false))
                 .andExpect(problem(409, "shrink-not-confirmed"))
                 .andExpect(jsonPath("$.field").value("allowShrink"))
                 .andExpect(jsonPath("$.sizeBytes").value(256 << 10))
                 .andExpect(jsonPath("$.newSizeBytes").value(192 << 10));
-        refused("bi-shrink", patchVolume("bi-shrink", "bi-shrink-v", "{\"size\":\"128KiB\",\"allowShrink\":false}"))
+        refused("pbi-shrink", patchVolume("pbi-shrink", "pbi-shrink-v", "{\"size\":\"128KiB\",\"allowShrink\":false}"))
                 .andExpect(problem(409, "shrink-not-confirmed"));
     }
 
     @Test
     void anUnknownPool() throws Exception {
-        fixture("bi-nopool");
-        refused("bi-nopool", createVolume("bi-nopool-x", "bi-nopool-w", "64KiB")).andExpect(problem(404, "not-found"))
-                .andExpect(jsonPath("$.detail").value("no pool named 'bi-nopool-x'"));
+        fixture("pbi-nopool");
+        refused("pbi-nopool", createVolume("pbi-nopool-x", "pbi-nopool-w", "64KiB")).andExpect(problem(404, "not-found"))
+                .andExpect(jsonPath("$.detail").value("no pool named 'pbi-nopool-x'"));
     }
 
     @Test
     void anUnknownVolume() throws Exception {
-        fixture("bi-novol");
-        refused("bi-novol", resize("bi-novol", "bi-novol-w", "+64KiB", false)).andExpect(problem(404, "not-found"));
+        fixture("pbi-novol");
+        refused("pbi-novol", resize("pbi-novol", "pbi-novol-w", "+64KiB", false)).andExpect(problem(404, "not-found"));
     }
 
     @Test
     void aSizeThatIsNotAWholeNumberOfSectors() throws Exception {
-        fixture("bi-sector");
-        refused("bi-sector", createVolume("bi-sector", "bi-sector-w", 1000))
+        fixture("pbi-sector");
+        refused("pbi-sector", createVolume("pbi-sector", "pbi-sector-w", 1000))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"))
                 .andExpect(jsonPath("$.sectorSize").value(512));
     }
 
     @Test
     void aSizeChangeThatIsNotAWholeNumberOfSectors() throws Exception {
-        fixture("bi-delta");
-        refused("bi-delta", patchVolume("bi-delta", "bi-delta-v", "{\"size\":\"+1000\"}"))
+        fixture("pbi-delta");
+        refused("pbi-delta", patchVolume("pbi-delta", "pbi-delta-v", "{\"size\":\"+1000\"}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
     }
 
     @Test
     void aZeroSize() throws Exception {
-        fixture("bi-zero");
-        refused("bi-zero", createVolume("bi-zero", "bi-zero-w", 0))
+        fixture("pbi-zero");
+        refused("pbi-zero", createVolume("pbi-zero", "pbi-zero-w", 0))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
     }
 
     @Test
     void aNegativeSize() throws Exception {
-        fixture("bi-neg");
-        refused("bi-neg", createVolume("bi-neg", "bi-neg-w", "-1GiB"))
+        fixture("pbi-neg");
+        refused("pbi-neg", createVolume("pbi-neg", "pbi-neg-w", "-1GiB"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
-        refused("bi-neg", createVolume("bi-neg", "{\"name\":\"bi-neg-w\",\"size\":-4096}"))
+        refused("pbi-neg", createVolume("pbi-neg", "{\"name\":\"pbi-neg-w\",\"size\":-4096}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
     }
 
     @Test
     void aShrinkBelowZero() throws Exception {
-        fixture("bi-below");
-        refused("bi-below", resize("bi-below", "bi-below-v", "-1MiB", true))
+        fixture("pbi-below");
+        refused("pbi-below", resize("pbi-below", "pbi-below-v", "-1MiB", true))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
-        refused("bi-below", resize("bi-below", "bi-below-v", "-256KiB", true))
+        refused("pbi-below", resize("pbi-below", "pbi-below-v", "-256KiB", true))
                 .andExpect(problem(400, "validation-failed"));
     }
 
     @Test
     void aSizeThatIsNotASize() throws Exception {
-        fixture("bi-text");
-        refused("bi-text", patchVolume("bi-text", "bi-text-v", "{\"size\":\"ten gigs\"}"))
+        fixture("pbi-text");
+        refused("pbi-text", patchVolume("pbi-text", "pbi-text-v", "{\"size\":\"ten gigs\"}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
     }
 
     @Test
     void anExtentSizeThatIsNotAPowerOfTwo() throws Exception {
-        mvc.perform(memoryDisk("bi-es2-pv", "1MiB")).andExpect(status().isCreated());
-        refused("bi-es2", createPool("bi-es2", "bi-es2-pv", "96KiB"))
+        mvc.perform(memoryDisk("pbi-es2-pv", "1MiB")).andExpect(status().isCreated());
+        refused("pbi-es2", createPool("pbi-es2", "pbi-es2-pv", "96KiB"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("extentSize"));
     }
 
     @Test
     void anExtentSizeBelow64KiB() throws Exception {
-        mvc.perform(memoryDisk("bi-es32-pv", "1MiB")).andExpect(status().isCreated());
-        refused("bi-es32", createPool("bi-es32", "bi-es32-pv", "32KiB"))
+        mvc.perform(memoryDisk("pbi-es32-pv", "1MiB")).andExpect(status().isCreated());
+        refused("pbi-es32", createPool("pbi-es32", "pbi-es32-pv", "32KiB"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("extentSize"));
     }
 
     @Test
     void anExtentLargerThanTheDevice() throws Exception {
-        mvc.perform(memoryDisk("bi-esbig-pv", "1MiB")).andExpect(status().isCreated());
-        refused("bi-esbig", createPool("bi-esbig", "bi-esbig-pv", "2MiB"))
+        mvc.perform(memoryDisk("pbi-esbig-pv", "1MiB")).andExpect(status().isCreated());
+        refused("pbi-esbig", createPool("pbi-esbig", "pbi-esbig-pv", "2MiB"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("extentSize"));
     }
 
     @Test
     void aPoolOnAnUnknownDevice() throws Exception {
-        refused("bi-nodev", createPool("bi-nodev", "bi-nodev-pv", null))
+        refused("pbi-nodev", createPool("pbi-nodev", "pbi-nodev-pv", null))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("device"));
     }
 
     @Test
     void aPoolOnADeviceSomethingElseUses() throws Exception {
-        mvc.perform(memoryDisk("bi-busy-pv", "1MiB")).andExpect(status().isCreated());
+        mvc.perform(memoryDisk("pbi-busy-pv", "1MiB")).andExpect(status().isCreated());
         mvc.perform(post("/api/v1/exports").with(admin()).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"device\":\"bi-busy-pv\"}")).andExpect(status().isCreated());
-        refused("bi-busy", createPool("bi-busy", "bi-busy-pv", "64KiB"))
+                .content("{\"device\":\"pbi-busy-pv\"}")).andExpect(status().isCreated());
+        refused("pbi-busy", createPool("pbi-busy", "pbi-busy-pv", "64KiB"))
                 .andExpect(problem(409, "device-busy")).andExpect(jsonPath("$.field").value("device"))
-                .andExpect(jsonPath("$.holders[0]").value("export bi-busy-pv"));
+                .andExpect(jsonPath("$.holders[0]").value("export pbi-busy-pv"));
     }
 
     @Test
     void aPoolOnADeviceAnotherPoolHas() throws Exception {
-        fixture("bi-twice");
-        refused("bi-twice", createPool("bi-twice2", "bi-twice-pv", "64KiB"))
-                .andExpect(problem(409, "device-busy")).andExpect(jsonPath("$.holders[0]").value("pool bi-twice"));
+        fixture("pbi-twice");
+        refused("pbi-twice", createPool("pbi-twice2", "pbi-twice-pv", "64KiB"))
+                .andExpect(problem(409, "device-busy")).andExpect(jsonPath("$.holders[0]").value("pool pbi-twice"));
     }
 
     @Test
     void deletingAPoolThatHasVolumes() throws Exception {
-        fixture("bi-full");
-        refused("bi-full", deletePool("bi-full")).andExpect(problem(409, "pool-not-empty"))
-                .andExpect(jsonPath("$.volumes[0]").value("bi-full-v"));
+        fixture("pbi-full");
+        refused("pbi-full", deletePool("pbi-full")).andExpect(problem(409, "pool-not-empty"))
+                .andExpect(jsonPath("$.volumes[0]").value("pbi-full-v"));
     }
 
     @Test
     void deletingAnExportedVolumeWithoutForce() throws Exception {
-        fixture("bi-exp");
+        fixture("pbi-exp");
         mvc.perform(post("/api/v1/exports").with(admin()).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"device\":\"bi-exp-v\"}")).andExpect(status().isCreated());
-        refused("bi-exp", deleteVolume("bi-exp", "bi-exp-v")).andExpect(problem(409, "device-busy"))
-                .andExpect(jsonPath("$.holders[0]").value("export bi-exp-v"));
+                .content("{\"device\":\"pbi-exp-v\"}")).andExpect(status().isCreated());
+        refused("pbi-exp", deleteVolume("pbi-exp", "pbi-exp-v")).andExpect(problem(409, "device-busy"))
+                .andExpect(jsonPath("$.holders[0]").value("export pbi-exp-v"));
     }
 
     @Test
     void renamingAnExportedVolume() throws Exception {
-        fixture("bi-rexp");
+        fixture("pbi-rexp");
         mvc.perform(post("/api/v1/exports").with(admin()).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"device\":\"bi-rexp-v\"}")).andExpect(status().isCreated());
-        refused("bi-rexp", patchVolume("bi-rexp", "bi-rexp-v", "{\"name\":\"bi-rexp-w\"}"))
+                .content("{\"device\":\"pbi-rexp-v\"}")).andExpect(status().isCreated());
+        refused("pbi-rexp", patchVolume("pbi-rexp", "pbi-rexp-v", "{\"name\":\"pbi-rexp-w\"}"))
                 .andExpect(problem(409, "device-busy"));
     }
 
     @Test
     void anEmptyChange() throws Exception {
-        fixture("bi-empty");
-        refused("bi-empty", patchVolume("bi-empty", "bi-empty-v", "{}")).andExpect(problem(400, "validation-failed"));
+        fixture("pbi-empty");
+        refused("pbi-empty", patchVolume("pbi-empty", "pbi-empty-v", "{}")).andExpect(problem(400, "validation-failed"));
     }
 }

@@ -136,10 +136,10 @@ class RegionCopierTest {
         CompletableFuture<CopyResult> done = new CompletableFuture<>();
         copier.copy(src, 0, List.of(new CopyTarget(a, 0)), 4096, done::complete);
         // The read sits in the source's plugged queue until the timer fires, then the write in the target's.
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() == 1);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> clock.pending() == 1);
         assertThat(done).isNotDone();
         clock.advance(3_000_000);
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> clock.pending() == 1);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> clock.pending() == 1);
         assertThat(done).isNotDone();
         clock.advance(3_000_000);
         assertThat(await(done).ok()).isTrue();

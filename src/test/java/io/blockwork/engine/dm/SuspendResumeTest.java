@@ -51,7 +51,7 @@ class SuspendResumeTest {
 
     private static Thread parkedIn(Runnable r) {
         Thread t = Thread.ofPlatform().start(r);
-        await().atMost(Duration.ofSeconds(10)).until(() -> t.getState() == Thread.State.WAITING
+        await().atMost(Duration.ofSeconds(60)).until(() -> t.getState() == Thread.State.WAITING
                 || t.getState() == Thread.State.TIMED_WAITING || !t.isAlive());
         return t;
     }

@@ -43,6 +43,17 @@ class MdEventsTest {
         return events.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
+    /** Whether an event of {@code then} came after the first of {@code first}. */
+    private boolean toldAfter(Class<? extends EngineEvent> first, Class<? extends EngineEvent> then) {
+        List<EngineEvent> told = List.copyOf(events);
+        for (int i = 0; i < told.size(); i++) {
+            if (first.isInstance(told.get(i))) {
+                return told.subList(i + 1, told.size()).stream().anyMatch(then::isInstance);
+            }
+        }
+        return false;
+    }
+
     @Test
     void theInitialResyncIsToldFromItsFirstEventOn() {
         array = MdArray.create(MdArraySpec.of("ev-rs", MdLevel.RAID1).withSpeed(SpeedLimits.UNLIMITED), disks("rs", 2), null,
@@ -64,8 +75,9 @@ class MdEventsTest {
         array.fail("rc1");
         array.remove("rc1");
         array.add(Disk.memory("rc-spare", 8 * MIB, DiskConfig.DEFAULT));
-        // 8 MiB at 2 MiB/s: about four seconds, so several progress events
-        await().atMost(LONG).until(() -> !of(EngineEvent.SyncEnded.class).isEmpty());
+        // 8 MiB at 2 MiB/s: about four seconds, so several progress events. The daemon tells the end
+        // of the recovery, then the member change it made: wait for that, the last event, not the first.
+        await().atMost(LONG).until(() -> toldAfter(EngineEvent.SyncEnded.class, EngineEvent.MembersChanged.class));
 
         EngineEvent.MemberFailed failed = of(EngineEvent.MemberFailed.class).getFirst();
         assertThat(failed.member()).isEqualTo("rc1");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class MdStatTest {
         md1.fail("sde");
         MdArray md2 = MdArray.create(MdArraySpec.of("md2", MdLevel.RAID0).withChunk(512 * 1024), List.of(disk("sdh"), disk("sdi")));
         MdArray md3 = MdArray.create(MdArraySpec.of("md3", MdLevel.LINEAR), List.of(disk("sdj")));
-        org.awaitility.Awaitility.await().until(() -> md1.detail().activeDevices() == 2 && md1.detail().sync().action() == SyncAction.IDLE);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> md1.detail().activeDevices() == 2 && md1.detail().sync().action() == SyncAction.IDLE);
         String text = MdStat.render(List.of(md0, md1, md2, md3));
         assertThat(text).isEqualTo("""
                 Personalities : [linear] [raid0] [raid1] [raid10] [raid4] [raid5] [raid6]\s

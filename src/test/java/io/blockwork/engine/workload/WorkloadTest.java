@@ -149,7 +149,7 @@ class WorkloadTest {
                 .offsetIncrement(32L << 20).size(32L << 20).runtime(3600 * WorkloadSpec.SECOND).verify(true).build(),
                 Thread.ofPlatform().factory());
         var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> w.execute(s -> { }));
-        org.awaitility.Awaitility.await().until(() -> disk.counters().writes() > 1000);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> disk.counters().writes() > 1000);
         w.cancel();
         WorkloadResult r = running.get(1, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(r.cancelled()).isTrue();
@@ -163,7 +163,7 @@ class WorkloadTest {
         Workload w = new Workload(disk, WorkloadSpec.builder(RwMode.RANDREAD, 4096).rateIops(1)
                 .runtime(3600 * WorkloadSpec.SECOND).build(), Thread.ofPlatform().factory());
         var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> w.execute(s -> { }));
-        org.awaitility.Awaitility.await().until(() -> disk.counters().reads() == 1);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> disk.counters().reads() == 1);
         w.cancel();
         assertThat(running.get(1, java.util.concurrent.TimeUnit.SECONDS).cancelled()).isTrue();
     }

@@ -1,6 +1,7 @@
 package io.blockwork.service.iostat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
@@ -50,6 +51,34 @@ class DeviceHistoryTest {
         IostatSample idle = h.latest();
         assertThat(idle.iops()).isZero();
         assertThat(idle.writeP99Us()).as("no request completed in that second").isZero();
+    }
+
+    /**
+     * The sampler runs at a fixed rate and names a tick by the wall-clock second nearest to it: a
+     * tick more than half a second late (a busy machine, a GC pause) takes the next second's name,
+     * and the overdue tick that follows at once got the same one. The history showed one second
+     * twice (a chart's time axis must only go up); now the late tick's sample covers both.
+     */
+    @Test
+    void aSecondThatWasAlreadySampledIsNotSampledAgain() {
+        Disk disk = Disk.memory("h", 1L << 20, DiskConfig.DEFAULT);
+        DeviceHistory h = new DeviceHistory(disk, 60);
+        h.tick(100, 0);
+        SyncIo.write(disk, 0, BLOCK);
+        h.tick(101, SECOND);
+        for (int i = 0; i < 3; i++) {
+            SyncIo.write(disk, 0, BLOCK);
+        }
+        h.tick(103, 2_600_000_000L); // the tick of second 102, 0.6 s late
+        SyncIo.write(disk, 0, BLOCK);
+        h.tick(103, 2_610_000_000L); // the tick of second 103, overdue, at once
+        h.tick(104, 4 * SECOND);
+
+        List<IostatSample> all = h.last(60);
+        assertThat(all).extracting(IostatSample::time).containsExactly(101L, 103L, 104L);
+        assertThat(all.get(1).writeIops()).as("3 writes over 1.6 s").isCloseTo(3 / 1.6, within(1e-9));
+        assertThat(all.get(2).writeIops()).as("the write of the skipped tick, counted in the next second")
+                .isCloseTo(1 / 1.4, within(1e-9));
     }
 
     @Test

@@ -89,7 +89,7 @@ class OverflowAndInvalidTest {
         assertThat(snap.statusText()).isEqualTo("0 8192 snapshot Invalid\n");
         assertThat(read(snap, 0, got)).isEqualTo(IoStatus.IO_ERROR);
         Disk cow = (Disk) rig.devs.find("cow");
-        await().atMost(Duration.ofSeconds(10)).until(() -> headerValid(cow) == 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> headerValid(cow) == 0);
     }
 
     @Test
@@ -107,7 +107,7 @@ class OverflowAndInvalidTest {
         assertThat(read(snap, 0, new byte[CHUNK])).isEqualTo(IoStatus.IO_ERROR);
         assertThat(write(snap, 0, (byte) 3)).isEqualTo(IoStatus.IO_ERROR);
         assertThat(write(rig.volume, 30, (byte) 4)).as("origin writes go on").isEqualTo(IoStatus.OK);
-        await().atMost(Duration.ofSeconds(10)).until(() -> headerValid(cow) == 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> headerValid(cow) == 0);
 
         snap.remove();
         MappedDevice again = rig.snapshot("s2", "cow", StoreType.PERSISTENT, 8);

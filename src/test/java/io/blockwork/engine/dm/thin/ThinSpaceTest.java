@@ -124,7 +124,7 @@ class ThinSpaceTest {
             }
             CompletableFuture<IoStatus> queued = new CompletableFuture<>();
             thin.submit(Bio.write(10 * BLOCK, pattern(10, 4096), BioFlags.NONE, b -> queued.complete(b.status())));
-            await().atMost(Duration.ofSeconds(10)).until(() -> g.poolObject().queuedForSpace() == 1);
+            await().atMost(Duration.ofSeconds(60)).until(() -> g.poolObject().queuedForSpace() == 1);
             assertThat(queued).isNotDone();
             assertThat(g.pool.statusText()).contains(" out_of_data_space discard_passdown queue_if_no_space ");
 
