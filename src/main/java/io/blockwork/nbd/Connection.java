@@ -130,17 +130,16 @@ final class Connection {
         try (Arena staging = Arena.ofConfined()) {
             // null: a peer on the Unix-domain socket, which has no IP address (see NbdExport#access)
             InetAddress client = remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
-            Handshake.Result r = new Handshake(channel, client, server.exports(), limits, server.tls()).negotiate();
+            Handshake.Result r = new Handshake(channel, client, server.exports(), limits, server.tls(), this::claim)
+                    .negotiate();
             if (r == null) {
                 return;
             }
             device = r.export().device();
             allocationContext = r.allocationContext();
-            transport = r.transport();
             ReplyWriter w = new ReplyWriter(this, transport, r.structuredReplies());
             server.startThread("nbd-writer-" + id, w);
             writer = w;
-            export = r.export();
             server.attached(this);
             transmit(staging);
         } catch (ProtocolViolation | TlsTransport.TlsFailure e) {
@@ -164,6 +163,22 @@ final class Connection {
                 dropReference();
             }
         }
+    }
+
+    /**
+     * The handshake chose an export and is about to send its last reply: from here the client is
+     * listed under the export, so {@link NbdServer#disconnect} reaches it. The lookup is read again
+     * after {@code export} is published: an export removed before that read is refused, and one
+     * removed after it finds this connection when its disconnect walks the connections.
+     */
+    private boolean claim(Handshake.Result r) {
+        transport = r.transport();
+        export = r.export();
+        if (server.exports().find(r.export().name()).orElse(null) == r.export()) {
+            return true;
+        }
+        export = null;
+        return false;
     }
 
     private void transmit(Arena staging) throws IOException, InterruptedException {

@@ -26,6 +26,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The fixed-newstyle handshake: greeting, client flags, then option haggling until the client
@@ -45,6 +46,11 @@ import java.util.Set;
  * way). An export's allow-list is checked first: a client from another address does not see the
  * export and gets NBD_REP_ERR_POLICY. Where the option cannot carry an error
  * (NBD_OPT_EXPORT_NAME), a refusal is a hard disconnect.
+ *
+ * <p>Claim before the last reply. The export is handed to the connection ({@code claim}) before
+ * the reply that ends the handshake is sent, so a client that has its reply is already listed
+ * by the server and reached by {@link NbdServer#disconnect}; an export removed in between is
+ * refused here rather than served after its removal.
  *
  * <p>Size note: a little over 400 lines because every option shares the negotiation's state
  * (transport, structured replies, the selected meta context) and the access rules that each
@@ -68,6 +74,8 @@ final class Handshake {
     private final NbdLimits limits;
     /** Null when the server has no TLS configured (the spec's NOTLS mode). */
     private final NbdTls tls;
+    /** Takes the chosen export before the last reply goes out; false if it is no longer exported. */
+    private final Predicate<Result> claim;
     private final ByteBuffer out = ByteBuffer.allocate(2 * NbdWire.MAX_STRING_BYTES + 64);
     private final ByteBuffer[] outArray = {out};
     private Transport transport;
@@ -75,8 +83,10 @@ final class Handshake {
     /** The export the last NBD_OPT_SET_META_CONTEXT selected base:allocation for, else null. */
     private String allocationContextFor;
 
-    Handshake(SocketChannel channel, InetAddress client, ExportLookup exports, NbdLimits limits, NbdTls tls) {
+    Handshake(SocketChannel channel, InetAddress client, ExportLookup exports, NbdLimits limits, NbdTls tls,
+              Predicate<Result> claim) {
         this.channel = channel;
+        this.claim = claim;
         this.transport = new PlainTransport(channel);
         this.client = client;
         this.exports = exports;
@@ -141,13 +151,18 @@ final class Handshake {
                         throw new ProtocolViolation("export '" + name + "' refused to "
                                 + (client == null ? "a Unix-socket client" : client.getHostAddress()) + " (" + access + ", NBD_OPT_EXPORT_NAME cannot carry an error)");
                     }
+                    Result chosen = result(e);
+                    if (!claim.test(chosen)) {
+                        throw new ProtocolViolation("export '" + name + "' was removed during the handshake "
+                                + "(NBD_OPT_EXPORT_NAME cannot carry an error)");
+                    }
                     out.clear();
                     out.putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
                     if (!noZeroes) {
                         out.put(new byte[124]);
                     }
                     send();
-                    return result(e);
+                    return chosen;
                 }
                 case ABORT -> {
                     try {
@@ -159,7 +174,7 @@ final class Handshake {
                 }
                 case LIST -> list(code, data);
                 case INFO, GO -> {
-                    NbdExport chosen = info(code, data);
+                    NbdExport chosen = info(code, data, option == NbdOption.GO);
                     if (chosen != null && option == NbdOption.GO) {
                         return result(chosen);
                     }
@@ -305,7 +320,7 @@ final class Handshake {
     }
 
     /** NBD_OPT_INFO and NBD_OPT_GO; returns the export if the reply ended in ACK. */
-    private NbdExport info(int code, ByteBuffer data) throws IOException {
+    private NbdExport info(int code, ByteBuffer data, boolean go) throws IOException {
         int length = data.remaining();
         if (length < 6) {
             reply(code, OptionReply.ERR_INVALID, "option data shorter than 6 bytes");
@@ -364,6 +379,10 @@ final class Handshake {
         }
         if (wanted.contains(NbdWire.INFO_DESCRIPTION) && !e.description().isEmpty()) {
             infoString(code, NbdWire.INFO_DESCRIPTION, e.description());
+        }
+        if (go && !claim.test(result(e))) {
+            reply(code, OptionReply.ERR_UNKNOWN, "export '" + name + "' was removed during the handshake");
+            return null;
         }
         reply(code, OptionReply.ACK);
         return e;

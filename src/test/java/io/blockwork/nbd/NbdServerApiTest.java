@@ -13,6 +13,10 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +64,74 @@ class NbdServerApiTest {
                 assertThat(again.tryGo("gone").getFirst().kind())
                         .isEqualTo(io.blockwork.nbd.protocol.OptionReply.ERR_UNKNOWN);
             }
+        }
+    }
+
+    /**
+     * A client that has its GO reply is already the export's client: listed, and dropped by the
+     * export's disconnect. The start of the connection's writer thread is held back here, so a
+     * server that recorded the client only after starting its writer (as it once did, after the
+     * reply) fails both checks.
+     */
+    @Test
+    void aClientIsListedAndDisconnectedAsSoonAsItHasItsGoReply() {
+        CountDownLatch writersMayStart = new CountDownLatch(1);
+        NbdServer.ThreadStarter holdWriters = (name, task, handler) -> {
+            if (name.startsWith("nbd-writer-")) {
+                awaitUninterruptibly(writersMayStart); // the connection's reader waits here
+            }
+            return Thread.ofPlatform().daemon().name(name).uncaughtExceptionHandler(handler).start(task);
+        };
+        ExportTable exports = new ExportTable().add(NbdExport.of("vol", disk));
+        NbdServer server = new NbdServer(new InetSocketAddress("127.0.0.1", 0), exports, NbdLimits.DEFAULT, holdWriters);
+        server.start();
+        try (RawNbdClient c = RawNbdClient.connect(server.port()).greet()) {
+            c.go("vol");
+
+            assertThat(server.clients("vol")).hasSize(1);
+            exports.remove("vol");
+            assertThat(server.disconnect("vol")).isEqualTo(1);
+            writersMayStart.countDown();
+            assertThat(c.closedByServer()).isTrue();
+        } finally {
+            writersMayStart.countDown();
+            server.stop();
+        }
+    }
+
+    /** An export removed while a client negotiates is refused at GO, not served after its removal. */
+    @Test
+    void anExportRemovedDuringTheHandshakeIsRefusedAtGo() {
+        NbdExport vol = NbdExport.of("vol", disk);
+        AtomicInteger lookups = new AtomicInteger();
+        ExportLookup goneAfterFirstLookup = new ExportLookup() {
+            @Override
+            public Optional<NbdExport> find(String name) {
+                return lookups.getAndIncrement() == 0 ? Optional.of(vol) : Optional.empty();
+            }
+
+            @Override
+            public List<NbdExport> list() {
+                return List.of();
+            }
+        };
+        NbdServer server = new NbdServer(new InetSocketAddress("127.0.0.1", 0), goneAfterFirstLookup);
+        server.start();
+        try (RawNbdClient c = RawNbdClient.connect(server.port()).greet()) {
+            RawNbdClient.OptReply last = c.tryGo("vol").getLast();
+            assertThat(last.kind()).isEqualTo(io.blockwork.nbd.protocol.OptionReply.ERR_UNKNOWN);
+            assertThat(last.text()).contains("removed during the handshake");
+            assertThat(server.clients("vol")).isEmpty();
+        } finally {
+            server.stop();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

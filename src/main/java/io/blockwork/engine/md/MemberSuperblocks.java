@@ -522,8 +522,16 @@ final class MemberSuperblocks implements ArrayMetadata {
             roles = new ArrayList<>(Collections.nCopies(maxDev, Superblock.ROLE_SPARE));
             ev = ++events;
         }
+        // One reading of each member's state gives both its role and whether it is written: a
+        // member failed and then removed while the round runs (REMOVED by the write) must not get a
+        // superblock, as md never writes a Faulty rdev's; its own then still places it for --re-add.
+        List<Member> targets = new ArrayList<>();
         for (Member m : attached) {
-            roles.set(m.number(), roleOf(m));
+            MemberState state = m.state();
+            roles.set(m.number(), roleOf(state, m.slot()));
+            if (state != MemberState.FAULTY && state != MemberState.REMOVED) {
+                targets.add(m);
+            }
         }
         long resyncOffset = active ? 0 : resyncOffsetSectors();
         if (bitmap != null) {
@@ -532,7 +540,6 @@ final class MemberSuperblocks implements ArrayMetadata {
             await(done);
         }
         long now = Superblock.packTime(Instant.now());
-        List<Member> targets = attached.stream().filter(m -> m.state() != MemberState.FAULTY).toList();
         List<SyncIo.Waiter> waits = new ArrayList<>();
         for (Member m : targets) {
             byte[] block = superblockFor(m, ev, now, resyncOffset, roles).encode();
@@ -556,9 +563,9 @@ final class MemberSuperblocks implements ArrayMetadata {
         }
     }
 
-    private static int roleOf(Member m) {
-        return switch (m.state()) {
-            case IN_SYNC, REBUILDING -> m.slot();
+    private static int roleOf(MemberState state, int slot) {
+        return switch (state) {
+            case IN_SYNC, REBUILDING -> slot;
             case FAULTY -> Superblock.ROLE_FAULTY;
             case SPARE, REMOVED -> Superblock.ROLE_SPARE;
         };

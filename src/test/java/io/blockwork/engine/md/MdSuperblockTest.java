@@ -187,6 +187,71 @@ class MdSuperblockTest {
         settled(third);
     }
 
+    /**
+     * A member failed and then removed while the round recording its failure is under way is not
+     * written by that round (md never writes a Faulty member's superblock): its own superblock
+     * still places it in its slot, so {@code --re-add} takes it back. The round is held at its
+     * first write (the bitmap's event count, on the survivor) while the member is removed.
+     */
+    @Test
+    void aMemberRemovedWhileItsFailureIsRecordedKeepsItsOwnSuperblock() {
+        disk("h1", 16 * MIB);
+        HoldingDevice h0 = new HoldingDevice(disk("h0", 16 * MIB));
+        devices.put("h0", h0);
+        MdArraySpec spec = MdArraySpec.of("sb-hold", MdLevel.RAID1).withSpeed(SpeedLimits.UNLIMITED).withAssumeClean(true)
+                .withMetadata(MetadataSpec.v12(new MetadataSpec.Bitmap(CHUNK, 3600)));
+        MdArray a = members.create(spec, List.of("h0", "h1"));
+        write(a, 0, pattern(11, CHUNK));
+        await().atMost(LONG).until(() -> Examination.of(h0).sb().clean());
+
+        h0.holdNextWrite();
+        a.fail("h1");
+        h0.awaitHeld();
+        a.remove("h1");
+        h0.release();
+
+        a.stop(); // every round has ended
+        arrays.stop(a.name());
+
+        assertThat(Examination.of(devices.get("h1")).sb().roleOf(1)).as("h1's own superblock").isEqualTo(1);
+        MdArray again = members.assemble(spec, 2, List.of("h0")).array();
+        assertThat(again.reAdd(devices.get("h1"))).isEqualTo("bitmap");
+        settled(again);
+    }
+
+    /** Passes bios on, except that it can keep the next write until released. */
+    private static final class HoldingDevice extends io.blockwork.engine.block.PassThroughDevice {
+        private final java.util.concurrent.CountDownLatch heldOne = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.atomic.AtomicBoolean holdNext = new java.util.concurrent.atomic.AtomicBoolean();
+        private volatile io.blockwork.engine.block.Bio held;
+
+        HoldingDevice(BlockDevice below) {
+            super(below.name(), below);
+        }
+
+        void holdNextWrite() {
+            holdNext.set(true);
+        }
+
+        @Override
+        protected void dispatch(io.blockwork.engine.block.Bio bio) {
+            if (bio.op() == io.blockwork.engine.block.BioOp.WRITE && holdNext.compareAndSet(true, false)) {
+                held = bio;
+                heldOne.countDown();
+                return;
+            }
+            super.dispatch(bio);
+        }
+
+        void awaitHeld() {
+            await().atMost(LONG).until(() -> heldOne.getCount() == 0);
+        }
+
+        void release() {
+            super.dispatch(held);
+        }
+    }
+
     /** mdadm --re-add with a bitmap: only what was written while the member was out is copied. */
     @Test
     void aReAddCopiesOnlyWhatWasWrittenWhileTheMemberWasOut() {
