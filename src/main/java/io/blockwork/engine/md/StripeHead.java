@@ -130,7 +130,7 @@ final class StripeHead {
      * pins the journal (StripeJournal#pin).
      */
     private int journaled;
-    /** The journal refused this batch's record (pinned and full): the batch fails, members untouched. */
+    /** The journal refused this batch's record (failed, or pinned and full): the batch fails, members untouched. */
     private boolean refused;
     /** During a full-stripe write from the callers' buffers: each data member's source, else null. */
     private MemorySegment[] direct;

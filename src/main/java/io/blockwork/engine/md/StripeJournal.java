@@ -115,23 +115,25 @@ final class StripeJournal {
     /* ---- Writing ---- */
 
     /**
-     * Writes the record of head {@code headKey} with FUA; {@code then} runs once it is durable (or
-     * at once if the journal has failed: the array then runs with the write hole open). If the
-     * journal is {@link #pin}ned and the record does not fit, {@code refused} runs instead: the
-     * head must not write its members.
+     * Writes the record of head {@code headKey} with FUA; {@code then} runs once it is durable.
+     * {@code refused} runs instead (the head must fail the write without touching its members) if
+     * the journal has failed, or fails this record's write, or is {@link #pin}ned and the record
+     * does not fit. A failed journal refuses every write, as md starts an array whose journal is
+     * missing or faulty read-only: a write that reached the members unlogged would be undone at
+     * the next assembly by the replay of an older record of its stripe.
      */
     void append(long headKey, List<Entry> entries, Runnable then, Runnable refused) {
         List<Runnable> go = new ArrayList<>();
         synchronized (this) {
             if (failed) {
-                go.add(then);
+                go.add(refused);
             } else if (pinned && waiting.isEmpty()) {
-                go.add(fits(sizeOf(entries)) ? place(headKey, entries, then) : refused);
+                go.add(fits(sizeOf(entries)) ? place(headKey, entries, then, refused) : refused);
             } else if (!waiting.isEmpty() || checkpointing || !fits(sizeOf(entries))) {
                 waiting.add(new Waiting(headKey, entries, then, refused));
                 maybeCheckpoint(go);
             } else {
-                go.add(place(headKey, entries, then));
+                go.add(place(headKey, entries, then, refused));
             }
         }
         go.forEach(Runnable::run);
@@ -184,7 +186,7 @@ final class StripeJournal {
     }
 
     /** Caller holds the lock: takes the space and returns the write of the record. */
-    private Runnable place(long headKey, List<Entry> entries, Runnable then) {
+    private Runnable place(long headKey, List<Entry> entries, Runnable then, Runnable refused) {
         if (entries.size() > MAX_ENTRIES) {
             throw new IllegalStateException("a stripe write of " + entries.size() + " runs does not fit a journal header");
         }
@@ -200,22 +202,24 @@ final class StripeJournal {
         unretired++;
         records++;
         MemorySegment buf = encode(seq, headKey, entries, n);
-        return () -> device.submit(Bio.of(BioOp.WRITE, at * BLOCK, buf.byteSize(), BioFlags.FUA, buf, b -> written(b.status(), then)));
+        return () -> device.submit(Bio.of(BioOp.WRITE, at * BLOCK, buf.byteSize(), BioFlags.FUA, buf, b -> written(b.status(), then, refused)));
     }
 
-    private void written(IoStatus status, Runnable then) {
-        if (!status.ok()) {
-            List<Runnable> go = new ArrayList<>();
-            synchronized (this) {
-                failed = true;
-                // Appends waiting for space would wait for a checkpoint that no longer comes.
-                drainWaiting(go);
-            }
-            go.forEach(Runnable::run);
-            System.getLogger(StripeJournal.class.getName()).log(System.Logger.Level.ERROR,
-                    "journal " + device.name() + " failed a write; the array runs without it (write hole open)");
+    private void written(IoStatus status, Runnable then, Runnable refused) {
+        if (status.ok()) {
+            then.run();
+            return;
         }
-        then.run();
+        List<Runnable> go = new ArrayList<>();
+        synchronized (this) {
+            failed = true;
+            // Appends waiting for space would wait for a checkpoint that no longer comes.
+            drainWaiting(go);
+        }
+        System.getLogger(StripeJournal.class.getName()).log(System.Logger.Level.ERROR,
+                "journal " + device.name() + " failed a write; the array refuses writes until it is assembled again");
+        refused.run();
+        go.forEach(Runnable::run);
     }
 
     private static MemorySegment encode(long seq, long headKey, List<Entry> entries, long n) {
@@ -288,15 +292,15 @@ final class StripeJournal {
 
     /**
      * Caller holds the lock: hands on the waiting appends, in order, that can go now: all of them
-     * (unlogged) once the journal has failed; those that fit; once pinned, the rest refused.
+     * refused once the journal has failed; those that fit; once pinned, the rest refused.
      */
     private void drainWaiting(List<Runnable> go) {
         while (!waiting.isEmpty()) {
             Waiting w = waiting.peekFirst();
             if (failed) {
-                go.add(w.then());
+                go.add(w.refused());
             } else if (fits(sizeOf(w.entries()))) {
-                go.add(place(w.headKey(), w.entries(), w.then()));
+                go.add(place(w.headKey(), w.entries(), w.then(), w.refused()));
             } else if (pinned) {
                 go.add(w.refused());
             } else {

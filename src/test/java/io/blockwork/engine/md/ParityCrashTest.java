@@ -355,7 +355,9 @@ class ParityCrashTest {
         SyncIo.write(a, 0, stamp(10, 0, 4096));
         disks.get(0).faults(new DiskFaults(false, false, true));
         // No room: this write waits for a checkpoint, whose flush of member 0 fails.
-        SyncIo.write(a, ROW + 64 * 1024, stamp(11, ROW + 64 * 1024, 4096));
+        assertThat(SyncIo.execute(a, BioOp.WRITE, ROW + 64 * 1024, 4096, BioFlags.NONE, stamp(11, ROW + 64 * 1024, 4096)))
+                .as("a failed journal refuses the write; unlogged, a later replay of write 10's record would undo it")
+                .isEqualTo(IoStatus.IO_ERROR);
         assertThat(a.journalStatus().failed()).as("a checkpoint that cannot flush a member fails the journal").isTrue();
 
         Disk.powerCut(disks);
@@ -365,6 +367,35 @@ class ParityCrashTest {
                 journal);
         assertSectors(again, 128, 8, 2, "rebuilt from member 0 and the parity");
         assertSectors(again, 0, 8, 10, "the replay rewrote write 10");
+        again.stop();
+    }
+
+    /**
+     * A journal that fails a write refuses that write and every later one (reads go on), as md
+     * starts an array with a faulty journal read-only: a write let through unlogged would be
+     * undone at the next assembly by the replay of write 10's record, still live. Here the array
+     * is assembled again after the refusals and write 10 is what its stripe holds.
+     */
+    @Test
+    void aFailedJournalRefusesWritesSoNoReplayUndoesThem() {
+        List<Disk> disks = disks(3);
+        Disk journal = Disk.memory("crash-journal", MIB, DiskConfig.writeback());
+        MdArray a = journaledRaid4(disks, journal);
+        SyncIo.write(a, 0, stamp(10, 0, 4096));
+        journal.faults(new DiskFaults(false, true, false));
+
+        assertThat(SyncIo.execute(a, BioOp.WRITE, 0, 4096, BioFlags.NONE, stamp(12, 0, 4096))).isEqualTo(IoStatus.IO_ERROR);
+        assertThat(a.journalStatus().failed()).isTrue();
+        assertThat(SyncIo.execute(a, BioOp.WRITE, 0, 4096, BioFlags.FUA, stamp(13, 0, 4096)))
+                .as("a failed journal refuses every later write").isEqualTo(IoStatus.IO_ERROR);
+        assertSectors(a, 0, 8, 10, "reads go on, and the members hold write 10");
+
+        Disk.powerCut(disks);
+        a.stop();
+        disks.forEach(d -> d.faults(DiskFaults.NONE));
+        journal.faults(DiskFaults.NONE);
+        MdArray again = MdArray.assemble(spec(MdLevel.RAID4, true), new ArrayList<>(disks), List.of(), 0, journal);
+        assertSectors(again, 0, 8, 10, "after the replay");
         again.stop();
     }
 
