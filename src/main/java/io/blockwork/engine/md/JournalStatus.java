@@ -7,6 +7,6 @@ package io.blockwork.engine.md;
  * @param usedBytes journal space holding records not yet checkpointed
  * @param records stripe writes logged since the array started
  * @param checkpoints times the members were flushed and the space reused
- * @param failed the journal failed a write; the array runs without it (the write hole is open)
+ * @param failed the journal failed a write or a checkpoint; the array refuses writes until assembled again
  */
 public record JournalStatus(String device, long sizeBytes, long usedBytes, long records, long checkpoints, boolean failed) {}

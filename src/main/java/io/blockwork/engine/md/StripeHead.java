@@ -125,8 +125,13 @@ final class StripeHead {
     private long union;
     private long rebuild;
     private boolean rmw;
-    /** The write batch went through the journal and must retire its record when done. */
-    private boolean journaled;
+    /**
+     * Journal records this write batch has logged (one): retired when the batch succeeds, else it
+     * pins the journal (StripeJournal#pin).
+     */
+    private int journaled;
+    /** The journal refused this batch's record (failed, or pinned and full): the batch fails, members untouched. */
+    private boolean refused;
     /** During a full-stripe write from the callers' buffers: each data member's source, else null. */
     private MemorySegment[] direct;
     private long[] directOff;
@@ -204,6 +209,11 @@ final class StripeHead {
                 return;
             }
         }
+        if (refused) {
+            refused = false;
+            end(out, IoStatus.IO_ERROR, 0, null);
+            return;
+        }
         if (ioFailed) {
             // A member failed under us: plan again with the members that are left.
             ioFailed = false;
@@ -243,11 +253,15 @@ final class StripeHead {
                 level.cache.release(this, 1);
             });
         } else {
-            boolean retire = journaled;
-            journaled = false;
+            int records = journaled;
+            journaled = 0;
             out.add(() -> {
-                if (retire) {
-                    level.journal.retire();
+                // A record is spent only once its member writes all succeeded; a failed batch may
+                // have left new parity beside old data, which only the record's replay repairs.
+                if (records > 0 && status.ok()) {
+                    level.journal.retire(records);
+                } else if (records > 0) {
+                    level.journal.pin();
                 }
                 for (Req r : done) {
                     r.bio().endio(status);
@@ -862,13 +876,28 @@ final class StripeHead {
                 });
             }
         }
-        if (journaled && !submits.isEmpty()) {
+        if (journaled && !submits.isEmpty() && this.journaled > 0) {
+            // A member failed under the batch and it planned again: the same new data and parity
+            // for fewer members, which the batch's durable record already holds. Logging them again
+            // could wait for journal space that only this batch's own retirement frees.
+            out.addAll(submits);
+        } else if (journaled && !submits.isEmpty()) {
             // Write-through journal: the members are written only once the record is durable.
-            this.journaled = true;
-            out.add(() -> level.journal.append(key, entries, () -> submits.forEach(Runnable::run)));
+            this.journaled++;
+            int count = submits.size();
+            out.add(() -> level.journal.append(key, entries, () -> submits.forEach(Runnable::run), () -> refuse(count)));
         } else {
             out.addAll(submits);
         }
+    }
+
+    /** The journal refused the record of {@code writes} member writes counted in flight: none will run. */
+    private void refuse(int writes) {
+        synchronized (this) {
+            inFlight -= writes;
+            refused = true;
+        }
+        schedule();
     }
 
     /** A member read or write of this head; on completion records the result and runs the head again. */

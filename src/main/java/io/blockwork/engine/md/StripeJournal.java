@@ -31,12 +31,25 @@ import java.util.zip.CRC32C;
  * payload blocks. The live records run from the superblock's checkpoint to the write position.
  *
  * <p>Space comes back by a checkpoint: once every record written so far has reached its members
- * (each head {@link #retire}s its record after its member writes), the members are flushed and the
- * superblock is rewritten to start after them. Appends that find no room wait for it, parked,
- * never blocking the submitter.
+ * (each head {@link #retire}s its records once its member writes have all succeeded), the members
+ * are flushed and, only if every flush succeeded, the superblock is rewritten to start after them.
+ * Appends that find no room wait for it, parked, never blocking the submitter.
+ *
+ * <p>A record whose member writes did not all succeed (the head ended its write with an error,
+ * e.g. a second member failed mid-stripe and the array is lost) has not reached its members: its
+ * stripe may hold new parity beside old data. Such a head {@link #pin}s the journal instead of
+ * retiring: no checkpoint moves the tail past that record in this run, so the next assembly's
+ * replay finishes the stripe. Appends that still fit are written; those that do not are refused
+ * (their heads fail the write without touching a member) rather than waiting for space that will
+ * not come back.
  *
  * <p>Locking: {@code this} guards the positions, the counters and the waiting appends; device I/O
  * is submitted after it is released.
+ *
+ * <p>Size note: over 400 lines because appending, checkpointing and replaying share one record
+ * format and one set of positions under one lock; split apart, the ordering rules that close the
+ * write hole (record before member writes, tail moved only past records whose member writes
+ * succeeded and were flushed) would be spread over several files. docs/engine/raid5.md lists them.
  */
 final class StripeJournal {
 
@@ -51,7 +64,7 @@ final class StripeJournal {
     /** One run of blocks a stripe head will write: slot, offset in the head, bytes. */
     record Entry(int disk, int off, int len, MemorySegment data) {}
 
-    private record Waiting(long headKey, List<Entry> entries, Runnable then) {}
+    private record Waiting(long headKey, List<Entry> entries, Runnable then, Runnable refused) {}
 
     private final BlockDevice device;
     private final long blocks;
@@ -63,9 +76,12 @@ final class StripeJournal {
     private long nextBlock = 1;
     private long nextSeq = 1;
     private long usedBlocks;
+    /** Records placed and not yet retired (only counted while the journal has not failed). */
     private int unretired;
     private boolean checkpointing;
     private boolean failed;
+    /** A record's member writes failed: no checkpoint until the next assembly replays it. */
+    private boolean pinned;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
     private long records;
     private long checkpoints;
@@ -99,30 +115,57 @@ final class StripeJournal {
     /* ---- Writing ---- */
 
     /**
-     * Writes the record of head {@code headKey} with FUA; {@code then} runs once it is durable (or
-     * at once if the journal has failed: the array then runs with the write hole open).
+     * Writes the record of head {@code headKey} with FUA; {@code then} runs once it is durable.
+     * {@code refused} runs instead (the head must fail the write without touching its members) if
+     * the journal has failed, or fails this record's write, or is {@link #pin}ned and the record
+     * does not fit. A failed journal refuses every write, as md starts an array whose journal is
+     * missing or faulty read-only: a write that reached the members unlogged would be undone at
+     * the next assembly by the replay of an older record of its stripe.
      */
-    void append(long headKey, List<Entry> entries, Runnable then) {
+    void append(long headKey, List<Entry> entries, Runnable then, Runnable refused) {
         List<Runnable> go = new ArrayList<>();
         synchronized (this) {
             if (failed) {
-                go.add(then);
+                go.add(refused);
+            } else if (pinned && waiting.isEmpty()) {
+                go.add(fits(sizeOf(entries)) ? place(headKey, entries, then, refused) : refused);
             } else if (!waiting.isEmpty() || checkpointing || !fits(sizeOf(entries))) {
-                waiting.add(new Waiting(headKey, entries, then));
+                waiting.add(new Waiting(headKey, entries, then, refused));
                 maybeCheckpoint(go);
             } else {
-                go.add(place(headKey, entries, then));
+                go.add(place(headKey, entries, then, refused));
             }
         }
         go.forEach(Runnable::run);
     }
 
-    /** A head's member writes of its last record have completed. */
-    void retire() {
+    /** A head's member writes of its last {@code records} records have all succeeded. */
+    void retire(int records) {
         List<Runnable> go = new ArrayList<>();
         synchronized (this) {
-            unretired--;
+            unretired -= records;
             maybeCheckpoint(go);
+        }
+        go.forEach(Runnable::run);
+    }
+
+    /**
+     * A head's write failed after its record was placed: the record has not reached every member
+     * it names, so it stays live for the next assembly's replay (it is never retired), and with it
+     * every record after it. Waiting appends that fit are written, the others refused.
+     */
+    void pin() {
+        List<Runnable> go = new ArrayList<>();
+        synchronized (this) {
+            if (!pinned && !failed) {
+                System.getLogger(StripeJournal.class.getName()).log(System.Logger.Level.ERROR, "a stripe write failed on the members"
+                        + " after its record in journal " + device.name() + "; the journal keeps it for the next assembly"
+                        + " and takes no checkpoint until then");
+            }
+            pinned = true;
+            if (!checkpointing) {
+                drainWaiting(go);
+            }
         }
         go.forEach(Runnable::run);
     }
@@ -143,7 +186,7 @@ final class StripeJournal {
     }
 
     /** Caller holds the lock: takes the space and returns the write of the record. */
-    private Runnable place(long headKey, List<Entry> entries, Runnable then) {
+    private Runnable place(long headKey, List<Entry> entries, Runnable then, Runnable refused) {
         if (entries.size() > MAX_ENTRIES) {
             throw new IllegalStateException("a stripe write of " + entries.size() + " runs does not fit a journal header");
         }
@@ -159,18 +202,24 @@ final class StripeJournal {
         unretired++;
         records++;
         MemorySegment buf = encode(seq, headKey, entries, n);
-        return () -> device.submit(Bio.of(BioOp.WRITE, at * BLOCK, buf.byteSize(), BioFlags.FUA, buf, b -> written(b.status(), then)));
+        return () -> device.submit(Bio.of(BioOp.WRITE, at * BLOCK, buf.byteSize(), BioFlags.FUA, buf, b -> written(b.status(), then, refused)));
     }
 
-    private void written(IoStatus status, Runnable then) {
-        if (!status.ok()) {
-            synchronized (this) {
-                failed = true;
-            }
-            System.getLogger(StripeJournal.class.getName()).log(System.Logger.Level.ERROR,
-                    "journal " + device.name() + " failed a write; the array runs without it (write hole open)");
+    private void written(IoStatus status, Runnable then, Runnable refused) {
+        if (status.ok()) {
+            then.run();
+            return;
         }
-        then.run();
+        List<Runnable> go = new ArrayList<>();
+        synchronized (this) {
+            failed = true;
+            // Appends waiting for space would wait for a checkpoint that no longer comes.
+            drainWaiting(go);
+        }
+        System.getLogger(StripeJournal.class.getName()).log(System.Logger.Level.ERROR,
+                "journal " + device.name() + " failed a write; the array refuses writes until it is assembled again");
+        refused.run();
+        go.forEach(Runnable::run);
     }
 
     private static MemorySegment encode(long seq, long headKey, List<Entry> entries, long n) {
@@ -204,7 +253,7 @@ final class StripeJournal {
 
     /** Caller holds the lock: starts a checkpoint if appends wait and every record has reached its members. */
     private void maybeCheckpoint(List<Runnable> go) {
-        if (checkpointing || waiting.isEmpty() || unretired > 0) {
+        if (checkpointing || pinned || failed || waiting.isEmpty() || unretired > 0) {
             return;
         }
         checkpointing = true;
@@ -213,7 +262,11 @@ final class StripeJournal {
         go.add(() -> Thread.ofVirtual().name("md-journal-checkpoint").start(() -> checkpoint(block, seq)));
     }
 
-    /** Flushes the members (everything the live records hold is durable there), then moves the tail. */
+    /**
+     * Flushes the members (everything the live records hold is durable there), then moves the
+     * tail; a member flush that fails leaves the tail where it is (the records may be all that
+     * holds those writes) and fails the journal.
+     */
     private void checkpoint(long block, long seq) {
         boolean ok = true;
         for (BlockDevice m : members.get()) {
@@ -221,7 +274,7 @@ final class StripeJournal {
                 ok &= SyncIo.execute(m, BioOp.FLUSH, 0, 0, BioFlags.NONE, null).ok();
             }
         }
-        ok &= writeSuper(block, seq);
+        ok = ok && writeSuper(block, seq);
         List<Runnable> go = new ArrayList<>();
         synchronized (this) {
             checkpointing = false;
@@ -231,20 +284,30 @@ final class StripeJournal {
             } else {
                 failed = true;
             }
-            while (!waiting.isEmpty()) {
-                Waiting w = waiting.peekFirst();
-                if (failed) {
-                    go.add(w.then());
-                } else if (fits(sizeOf(w.entries()))) {
-                    go.add(place(w.headKey(), w.entries(), w.then()));
-                } else {
-                    break;
-                }
-                waiting.pollFirst();
-            }
+            drainWaiting(go);
             maybeCheckpoint(go);
         }
         go.forEach(Runnable::run);
+    }
+
+    /**
+     * Caller holds the lock: hands on the waiting appends, in order, that can go now: all of them
+     * refused once the journal has failed; those that fit; once pinned, the rest refused.
+     */
+    private void drainWaiting(List<Runnable> go) {
+        while (!waiting.isEmpty()) {
+            Waiting w = waiting.peekFirst();
+            if (failed) {
+                go.add(w.refused());
+            } else if (fits(sizeOf(w.entries()))) {
+                go.add(place(w.headKey(), w.entries(), w.then(), w.refused()));
+            } else if (pinned) {
+                go.add(w.refused());
+            } else {
+                break;
+            }
+            waiting.pollFirst();
+        }
     }
 
     private boolean writeSuper(long block, long seq) {
