@@ -95,10 +95,16 @@ final class MirrorSet {
 
     /** Records {@code failure} on {@code leg}; see the class comment. */
     void fail(Leg leg, Leg.Failure failure) {
+        // Whether the legs agreed before this failure (dm-raid1's ms->in_sync), read before the
+        // leg is marked: other writes that fail on it too find it marked, take their regions out
+        // of sync and may do so before this thread goes on; read after, that divergence (the new
+        // data is on the other legs) kept the failed leg as the default, and writes to those
+        // regions, which go to the default leg only, failed.
+        boolean agreed = log.allInSync();
         if (!leg.fail(failure) || !handleErrors) {
             return;
         }
-        if (leg.index == defaultLeg && log.allInSync()) {
+        if (leg.index == defaultLeg && agreed) {
             for (Leg l : legs) {
                 if (l.healthy()) {
                     defaultLeg = l.index;
