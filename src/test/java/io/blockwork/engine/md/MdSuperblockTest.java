@@ -7,6 +7,7 @@ import static io.blockwork.engine.md.SurvivingMembers.write;
 import static org.awaitility.Awaitility.await;
 
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.HoldingDevice;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.md.metadata.Examination;
@@ -206,7 +207,7 @@ class MdSuperblockTest {
 
         h0.holdNextWrite();
         a.fail("h1");
-        h0.awaitHeld();
+        await().atMost(LONG).until(() -> h0.held() == 1);
         a.remove("h1");
         h0.release();
 
@@ -217,39 +218,6 @@ class MdSuperblockTest {
         MdArray again = members.assemble(spec, 2, List.of("h0")).array();
         assertThat(again.reAdd(devices.get("h1"))).isEqualTo("bitmap");
         settled(again);
-    }
-
-    /** Passes bios on, except that it can keep the next write until released. */
-    private static final class HoldingDevice extends io.blockwork.engine.block.PassThroughDevice {
-        private final java.util.concurrent.CountDownLatch heldOne = new java.util.concurrent.CountDownLatch(1);
-        private final java.util.concurrent.atomic.AtomicBoolean holdNext = new java.util.concurrent.atomic.AtomicBoolean();
-        private volatile io.blockwork.engine.block.Bio held;
-
-        HoldingDevice(BlockDevice below) {
-            super(below.name(), below);
-        }
-
-        void holdNextWrite() {
-            holdNext.set(true);
-        }
-
-        @Override
-        protected void dispatch(io.blockwork.engine.block.Bio bio) {
-            if (bio.op() == io.blockwork.engine.block.BioOp.WRITE && holdNext.compareAndSet(true, false)) {
-                held = bio;
-                heldOne.countDown();
-                return;
-            }
-            super.dispatch(bio);
-        }
-
-        void awaitHeld() {
-            await().atMost(LONG).until(() -> heldOne.getCount() == 0);
-        }
-
-        void release() {
-            super.dispatch(held);
-        }
     }
 
     /** mdadm --re-add with a bitmap: only what was written while the member was out is copied. */

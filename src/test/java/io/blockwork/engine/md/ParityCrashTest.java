@@ -10,7 +10,7 @@ import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.IoStatus;
-import io.blockwork.engine.block.PassThroughDevice;
+import io.blockwork.engine.block.HoldingDevice;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
@@ -315,7 +315,7 @@ class ParityCrashTest {
     void aStripeWriteThatFailsOnTheMembersKeepsItsJournalRecordForTheReplay() throws Exception {
         List<Disk> disks = disks(3);
         Disk journalDisk = Disk.memory("crash-journal", MIB, DiskConfig.writeback());
-        HeldDevice journal = new HeldDevice(journalDisk);
+        HoldingDevice journal = new HoldingDevice(journalDisk);
         MdArray a = journaledRaid4(disks, journal);
         a.fail("crash0");
 
@@ -434,45 +434,6 @@ class ParityCrashTest {
         IoStatus status() throws InterruptedException {
             assertThat(done.await(30, TimeUnit.SECONDS)).as("the write ended").isTrue();
             return result.get();
-        }
-    }
-
-    /** A journal device that, while holding, keeps the bios it gets until released. */
-    private static final class HeldDevice extends PassThroughDevice {
-        private final List<Bio> held = new ArrayList<>();
-        private boolean holding;
-
-        HeldDevice(Disk below) {
-            super(below.name(), below);
-        }
-
-        synchronized void hold() {
-            holding = true;
-        }
-
-        synchronized int held() {
-            return held.size();
-        }
-
-        void release() {
-            List<Bio> go;
-            synchronized (this) {
-                holding = false;
-                go = new ArrayList<>(held);
-                held.clear();
-            }
-            go.forEach(super::dispatch);
-        }
-
-        @Override
-        protected void dispatch(Bio bio) {
-            synchronized (this) {
-                if (holding) {
-                    held.add(bio);
-                    return;
-                }
-            }
-            super.dispatch(bio);
         }
     }
 
