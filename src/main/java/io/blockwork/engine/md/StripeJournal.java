@@ -13,6 +13,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 
@@ -29,6 +31,17 @@ import java.util.zip.CRC32C;
  * wrapping to block 1 when one does not fit before the end: a header block (magic, sequence,
  * stripe head, entries of member slot / offset / length, CRC32C over header and payload) and the
  * payload blocks. The live records run from the superblock's checkpoint to the write position.
+ *
+ * <p>Records land in order: a record's member writes start only once it and every record before
+ * it are durable ({@link #written} hands records on in sequence order, as md's r5l runs the
+ * stripes of an io_unit only once the io_units before it are done). The replay stops at the first
+ * record that is not whole, so a later record that landed out of order is never replayed; had its
+ * member writes started, a crash mid-way would leave its stripe half-written with no record to
+ * finish it. A record after one whose write failed is refused even if it landed.
+ *
+ * <p>Sequence numbers never repeat on one device: a new journal starts at a random sequence and
+ * the one after a replay {@link #replay skips} past any record the old run may have left beyond
+ * the replay's end, so a stale record can never be read as the next one (md's r5l does both).
  *
  * <p>Space comes back by a checkpoint: once every record written so far has reached its members
  * (each head {@link #retire}s its records once its member writes have all succeeded), the members
@@ -66,6 +79,9 @@ final class StripeJournal {
 
     private record Waiting(long headKey, List<Entry> entries, Runnable then, Runnable refused) {}
 
+    /** A record whose write ended, waiting to be handed on in sequence order. */
+    private record Landed(boolean ok, Runnable then, Runnable refused) {}
+
     private final BlockDevice device;
     private final long blocks;
     private final int stripeBytes;
@@ -74,6 +90,7 @@ final class StripeJournal {
 
     // Guarded by this.
     private long nextBlock = 1;
+    /** Set by {@link #start} before the array serves I/O. */
     private long nextSeq = 1;
     private long usedBlocks;
     /** Records placed and not yet retired (only counted while the journal has not failed). */
@@ -83,6 +100,12 @@ final class StripeJournal {
     /** A record's member writes failed: no checkpoint until the next assembly replays it. */
     private boolean pinned;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+    /** Every record up to this sequence has landed (or failed) and been handed on. */
+    private long handedOnUpTo;
+    /** Records that landed (or failed) before one placed earlier: what each hands on, by sequence. */
+    private final TreeMap<Long, Landed> landedEarly = new TreeMap<>();
+    /** The first record whose write failed: it and every record after it are refused. */
+    private long failedAt = Long.MAX_VALUE;
     private long records;
     private long checkpoints;
 
@@ -202,23 +225,38 @@ final class StripeJournal {
         unretired++;
         records++;
         MemorySegment buf = encode(seq, headKey, entries, n);
-        return () -> device.submit(Bio.of(BioOp.WRITE, at * BLOCK, buf.byteSize(), BioFlags.FUA, buf, b -> written(b.status(), then, refused)));
+        return () -> device.submit(Bio.of(BioOp.WRITE, at * BLOCK, buf.byteSize(), BioFlags.FUA, buf,
+                b -> written(seq, b.status(), then, refused)));
     }
 
-    private void written(IoStatus status, Runnable then, Runnable refused) {
-        if (status.ok()) {
-            then.run();
-            return;
-        }
+    /**
+     * Record {@code seq}'s write ended: hands on, in sequence order, every record that has landed
+     * with all before it ({@code then}), or that failed or follows one that failed ({@code refused}).
+     */
+    private void written(long seq, IoStatus status, Runnable then, Runnable refused) {
         List<Runnable> go = new ArrayList<>();
+        boolean newlyFailed = false;
         synchronized (this) {
-            failed = true;
-            // Appends waiting for space would wait for a checkpoint that no longer comes.
-            drainWaiting(go);
+            if (!status.ok()) {
+                newlyFailed = !failed;
+                failed = true;
+                failedAt = Math.min(failedAt, seq);
+                // Appends waiting for space would wait for a checkpoint that no longer comes.
+                drainWaiting(go);
+            }
+            landedEarly.put(seq, new Landed(status.ok(), then, refused));
+            while (!landedEarly.isEmpty() && landedEarly.firstKey() == handedOnUpTo + 1) {
+                long next = ++handedOnUpTo;
+                Landed l = landedEarly.pollFirstEntry().getValue();
+                // A record after a failed one is refused though it landed: the replay stops at the
+                // failed one, so its member writes must not start.
+                go.add(l.ok() && next < failedAt ? l.then() : l.refused());
+            }
         }
-        System.getLogger(StripeJournal.class.getName()).log(System.Logger.Level.ERROR,
-                "journal " + device.name() + " failed a write; the array refuses writes until it is assembled again");
-        refused.run();
+        if (newlyFailed) {
+            System.getLogger(StripeJournal.class.getName()).log(System.Logger.Level.ERROR,
+                    "journal " + device.name() + " failed a write; the array refuses writes until it is assembled again");
+        }
         go.forEach(Runnable::run);
     }
 
@@ -329,6 +367,10 @@ final class StripeJournal {
      * Before the array serves I/O: writes every live record to the members (slots given in
      * {@code slots}, null for a missing member, whose part is skipped: the parity written beside it
      * stands for it), flushes them and starts a fresh journal. Returns the records replayed.
+     *
+     * <p>The fresh journal's first sequence is past any record the old run can have left beyond
+     * the replay's end (fewer than {@code blocks / 2} were placed since its last checkpoint, a
+     * record being at least two blocks), so none of them is ever read as one of the new run's.
      */
     int replay(List<? extends BlockDevice> slots) {
         MemorySegment s = MemorySegment.ofArray(new byte[BLOCK]);
@@ -366,21 +408,31 @@ final class StripeJournal {
                 }
             }
         }
+        start(formatted ? seq + blocks : freshSequence());
+        return replayed;
+    }
+
+    /**
+     * A new array's journal: whatever the device held is not replayed, and starts from a random
+     * sequence so that a record an earlier array left on the device is never read as one of ours.
+     */
+    void format() {
+        start(freshSequence());
+    }
+
+    private static long freshSequence() {
+        return ThreadLocalRandom.current().nextLong(1, 1L << 48);
+    }
+
+    private void start(long seq) {
         if (!writeSuper(1, seq)) {
             throw new MdStateException("journal", "cannot write the superblock of journal " + device.name());
         }
         synchronized (this) {
             nextBlock = 1;
             nextSeq = seq;
+            handedOnUpTo = seq - 1;
             usedBlocks = 0;
-        }
-        return replayed;
-    }
-
-    /** A new array's journal: whatever the device held is not replayed. */
-    void format() {
-        if (!writeSuper(1, 1)) {
-            throw new MdStateException("journal", "cannot write the superblock of journal " + device.name());
         }
     }
 

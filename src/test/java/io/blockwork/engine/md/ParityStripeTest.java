@@ -187,12 +187,15 @@ class ParityStripeTest {
     @Test
     void aDegradedArrayWhoseResyncHasNotReachedAStripeRefusesToRebuildIt() {
         List<Disk> disks = disks(4, DiskConfig.DEFAULT);
-        MdArray a = MdArray.create(MdArraySpec.parse("st", "raid5", (long) CHUNK, null, null, null), disks);
+        // The initial resync crawls (at 1 KiB/s it waits a minute after its first window, one row),
+        // so however loaded the machine, it is paused before it reaches row 1.
+        MdArray a = MdArray.create(MdArraySpec.parse("st", "raid5", (long) CHUNK, null, null, null)
+                .withSpeed(new SpeedLimits(1, 1)), disks);
         a.sync("pause");
         a.fail(disks.get(0).name());
         MemorySegment buf = MemorySegment.ofArray(new byte[4096]);
-        // Array chunk 3 is row 1's first data chunk, on member 0 in left-symmetric... whichever member
-        // holds it, some chunk of the first rows lives on member 0 and cannot be rebuilt yet.
+        // Left-symmetric on 4 members: row 1 (array chunks 3-5) has its parity on member 2 and a
+        // data chunk on member 0, which cannot be rebuilt from parity never computed.
         boolean refused = false;
         for (long c = 0; c < 6; c++) {
             refused |= SyncIo.execute(a, BioOp.READ, c * CHUNK, 4096, BioFlags.NONE, buf) == IoStatus.IO_ERROR;
