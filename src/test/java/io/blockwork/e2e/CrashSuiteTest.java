@@ -53,10 +53,10 @@ class CrashSuiteTest {
         System.out.println("crash suite: seed " + seed + ", " + POINTS + " kill points, logs in " + runDir);
 
         Instant started = Instant.now();
-        KillableService.Launcher launcher = KillableService.Launcher.prepare();
+        ServiceJvm.prepared();
         Duration preparing = Duration.between(started, Instant.now());
         CrashDriver driver = new CrashDriver(random);
-        KillableService service = KillableService.start(launcher, dataDir, runDir.resolve("start-0.log"));
+        KillableService service = KillableService.start(dataDir, runDir.resolve("start-0.log"));
         driver.setUp(service.client());
         try (ScheduledExecutorService killer = Executors.newSingleThreadScheduledExecutor()) {
             for (int point = 1; point <= POINTS; point++) {
@@ -78,7 +78,7 @@ class CrashSuiteTest {
                 }
                 kill.get().get();
                 driver.countOrphans(dataDir);
-                service = KillableService.start(launcher, dataDir, runDir.resolve("start-" + point + ".log"));
+                service = KillableService.start(dataDir, runDir.resolve("start-" + point + ".log"));
                 try {
                     driver.verify(service.client(), dataDir);
                 } catch (AssertionError e) {

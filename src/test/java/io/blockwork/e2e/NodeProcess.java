@@ -17,10 +17,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The service as a process of its own ({@code java -cp <the test class path>
- * io.blockwork.BlockworkApplication --key=value ...}), for tests that need two real instances at
- * once (two nodes on one database) or one that must fail to start. Its output goes to a log file
- * in the data dir; {@link #close} stops it the way a user's Ctrl-C does, then waits. (The
+ * The service as a process of its own ({@link ServiceJvm}: {@code java -XX:AOTCache=... -cp <main
+ * classes, dependencies, test classes> io.blockwork.BlockworkApplication --key=value ...}), for
+ * tests that need two real instances at once (two nodes on one database) or one that must fail to
+ * start. Its HTTP port is a free one picked before it starts; its output goes to a log file in the
+ * data dir; {@link #close} stops it the way a user's Ctrl-C does, then waits. (The
  * {@code ServiceProcess} beside it measures one instance's memory; this one starts nodes.)
  */
 final class NodeProcess implements AutoCloseable {
@@ -44,10 +45,9 @@ final class NodeProcess implements AutoCloseable {
         Map<String, Object> props = new HashMap<>(TempDataDir.properties(dataDir));
         props.put("server.port", Integer.toString(port));
         props.putAll(extra);
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:TieredStopAtLevel=1", "--add-modules", "jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), BlockworkApplication.class.getName()));
-        props.forEach((k, v) -> cmd.add("--" + k + "=" + v));
+        List<String> arguments = new ArrayList<>();
+        props.forEach((k, v) -> arguments.add("--" + k + "=" + v));
+        List<String> cmd = ServiceJvm.prepared().withTestClasses().command("384m", BlockworkApplication.class, arguments);
         Path log = dataDir.resolve("service.log");
         try {
             Files.createDirectories(dataDir);

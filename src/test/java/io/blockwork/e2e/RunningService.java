@@ -62,17 +62,19 @@ public final class RunningService implements AutoCloseable {
         return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
     }
 
-    /** The service in a child JVM (same java, same class path, a modest heap); its output goes to {@code dataDir}/../. */
+    /**
+     * The service in a child JVM ({@link ServiceJvm}: the shared AOT cache, the test classes
+     * appended, a modest heap), which writes its port to a file beside {@code dataDir}; its output
+     * goes to {@code dataDir}/../.
+     */
     static RunningService startProcess(Path dataDir) {
         try {
             Path portFile = dataDir.resolveSibling(dataDir.getFileName() + ".port");
             Files.deleteIfExists(portFile);
-            List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                    // a short-lived service: C1 only and the serial collector start fastest and take the least CPU
-                    "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                    "-cp", System.getProperty("java.class.path"), ServiceMain.class.getName(),
-                    portFile.toString()));
-            cmd.addAll(List.of(arguments(dataDir, Map.of())));
+            List<String> args = new ArrayList<>(List.of(portFile.toString()));
+            args.addAll(List.of(arguments(dataDir, Map.of())));
+            // ServiceMain is a test class: the test classes go after the class path the AOT cache was trained on
+            List<String> cmd = ServiceJvm.prepared().withTestClasses().command("512m", ServiceMain.class, args);
             Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();

@@ -20,6 +20,11 @@ import java.util.regex.Pattern;
  * The service in a JVM of its own, as users run it (the test's classpath, a heap of its own),
  * so that what it costs the machine can be measured ({@link #rssBytes()}), apart from the test.
  * Ports are free ones, found in its log; {@link #close()} stops it (SIGTERM, then SIGKILL).
+ *
+ * <p>It does not start through {@link ServiceJvm}, whose AOT cache would start it faster: what
+ * is measured here is the service as users run it (G1, a pre-touched heap, classes loaded from
+ * the jars), and a cache would change that (its mapped archive in the RSS, classes not parsed
+ * into metaspace, a collector other than the trained one). One start per test is not worth it.
  */
 final class ServiceProcess implements AutoCloseable {
 
