@@ -31,6 +31,7 @@ export function ArrayPanel({ name }) {
         <dt>Size</dt><dd>${bytes(a.sizeBytes)} (${bytes(a.usedDevSizeBytes)} of each member)</dd>
         ${a.layout && html`<dt>Layout</dt><dd>${a.layout}${a.chunkBytes ? `, chunk ${bytes(a.chunkBytes)}` : ""}</dd>`}
         <dt>Mismatches</dt><dd id="array-mismatches">${count(a.mismatchCount)} (after the last ${a.lastSyncAction ?? "sync"})</dd>
+        ${a.journal && html`<dt>Journal</dt><dd id="array-journal">${journalFact(a.journal)}</dd>`}
       </dl>
       ${sync.action && sync.action !== "idle" && html`<div id="array-sync">
         <${ProgressBar} id="sync-progress" percent=${sync.percent}
@@ -65,6 +66,15 @@ export function ArrayPanel({ name }) {
       </div>
       <${SpeedLimits} path=${path} limits=${a.speedLimits} />
     <//>`;
+}
+
+/** The write journal in one line: where it is, how full, and whether it still protects writes. */
+export function journalFact(j) {
+  if (j.sizeBytes == null) return `${j.device} (not assembled)`;
+  const use = `${j.device}: ${bytes(j.usedBytes)} of ${bytes(j.sizeBytes)} in use; records ${count(j.records)}, checkpoints ${count(j.checkpoints)}`;
+  if (j.failed) return `${use}; failed: writes are refused until the array is assembled again`;
+  if (j.pinned) return `${use}; keeping a failed stripe write's record for the next start: writes are refused once it is full`;
+  return use;
 }
 
 function activity(action) {

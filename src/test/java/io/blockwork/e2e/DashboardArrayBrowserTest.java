@@ -9,8 +9,8 @@ import org.openqa.selenium.By;
 
 /**
  * An array's page: mdadm --detail's members, a throttled recovery's moving progress bar, member
- * actions done by clicking (fail, remove, add spare, check), checked through the API; the device
- * page's charts after I/O; the overview.
+ * actions done by clicking (fail, remove, add spare, check), checked through the API; a parity
+ * array's write journal; the device page's charts after I/O; the overview.
  */
 @Tag("browser")
 class DashboardArrayBrowserTest extends BrowserTestBase {
@@ -71,6 +71,31 @@ class DashboardArrayBrowserTest extends BrowserTestBase {
                 return false;
             }
         });
+    }
+
+    @Test
+    void aParityArraysPageShowsItsWriteJournalAndWhetherItStillProtectsWrites() throws Exception {
+        for (String d : new String[] {"arj-d1", "arj-d2", "arj-d3", "arj-j"}) {
+            disk(d, "8MiB");
+        }
+        post("/api/v1/arrays", "{\"name\":\"arj-md\",\"level\":\"raid5\",\"assumeClean\":true,"
+                + "\"members\":[\"arj-d1\",\"arj-d2\",\"arj-d3\"],\"journal\":\"arj-j\"}", 201);
+        assertThat(api.put("/api/v1/devices/arj-md/data?offset=0", new byte[4096]).statusCode()).isEqualTo(204);
+        ui.signIn("admin");
+        ui.open("#/devices/arj-md");
+        ui.text(By.id("array-journal"), "^arj-j: .* of 8 MiB in use; records 1, checkpoints 0$");
+        // the states the API reports when the journal no longer protects every write (engine tests make them)
+        Object said = ui.jsAsync("""
+                const done = arguments[arguments.length - 1];
+                import('/js/views/array.js').then((m) => {
+                  const j = {device: 'j', sizeBytes: 8388608, usedBytes: 4096, records: 1, checkpoints: 0};
+                  done([m.journalFact({...j, failed: true, pinned: false}), m.journalFact({...j, failed: false, pinned: true}),
+                        m.journalFact({device: 'j'})]);
+                });""");
+        assertThat((List<?>) said).satisfiesExactly(
+                f -> assertThat(f).asString().endsWith("failed: writes are refused until the array is assembled again"),
+                p -> assertThat(p).asString().contains("keeping a failed stripe write's record", "refused once it is full"),
+                n -> assertThat(n).isEqualTo("j (not assembled)"));
     }
 
     @Test

@@ -212,7 +212,10 @@ final class ArrayBodies {
             @Schema(description = "Space holding records not yet checkpointed") Long usedBytes,
             @Schema(description = "Stripe writes logged since the array started") Long records,
             @Schema(description = "Times the members were flushed and the space reused") Long checkpoints,
-            @Schema(description = "The journal failed a write or a checkpoint: the array refuses writes (reads go on) until it is assembled again") Boolean failed) {
+            @Schema(description = "The journal failed a write or a checkpoint: the array refuses writes (reads go on) until it is assembled again") Boolean failed,
+            @Schema(description = "A stripe write failed on the members after its record was logged (a member lost mid-write): "
+                    + "the journal keeps every record from there on for the next assembly's replay and takes no checkpoint "
+                    + "until then, so once it is full writes are refused (reads go on)") Boolean pinned) {
     }
 
     @Schema(description = "raid4/5/6's stripe cache, as md's sysfs shows it, and how writes went since the start")

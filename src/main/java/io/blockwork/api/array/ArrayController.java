@@ -193,7 +193,7 @@ class ArrayController {
             return new ArrayBodies.Array(v.name(), v.level(), null, null, v.chunkBytes(), v.layout(), v.layoutCode(),
                     v.stripeCacheSize() == null ? null : new ArrayBodies.ArrayStripeCache(v.stripeCacheSize(), null, null,
                             null, null, null, null, null),
-                    v.journal() == null ? null : new ArrayBodies.ArrayJournal(v.journal(), null, null, null, null, null),
+                    journal(v.journal(), null),
                     v.raidDevices(), null, null, null, null, null, null, null, members, spares, null, null, null,
                     v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt(), v.metadata(), v.uuid(), null, null,
                     bitmap, null);
@@ -219,9 +219,10 @@ class ArrayController {
 
     private static ArrayBodies.ArrayJournal journal(String device, JournalStatus j) {
         if (j != null) {
-            return new ArrayBodies.ArrayJournal(j.device(), j.sizeBytes(), j.usedBytes(), j.records(), j.checkpoints(), j.failed());
+            return new ArrayBodies.ArrayJournal(j.device(), j.sizeBytes(), j.usedBytes(), j.records(), j.checkpoints(), j.failed(),
+                    j.pinned());
         }
-        return device == null ? null : new ArrayBodies.ArrayJournal(device, null, null, null, null, null);
+        return device == null ? null : new ArrayBodies.ArrayJournal(device, null, null, null, null, null, null);
     }
 
     private static ArrayBodies.ArraySync sync(SyncStatus s) {

@@ -8,5 +8,9 @@ package io.blockwork.engine.md;
  * @param records stripe writes logged since the array started
  * @param checkpoints times the members were flushed and the space reused
  * @param failed the journal failed a write or a checkpoint; the array refuses writes until assembled again
+ * @param pinned a stripe write failed on the members after its record: the journal keeps every record
+ *     from there on for the next assembly's replay and takes no checkpoint until then, so writes are
+ *     refused once it is full
  */
-public record JournalStatus(String device, long sizeBytes, long usedBytes, long records, long checkpoints, boolean failed) {}
+public record JournalStatus(String device, long sizeBytes, long usedBytes, long records, long checkpoints, boolean failed,
+                            boolean pinned) {}

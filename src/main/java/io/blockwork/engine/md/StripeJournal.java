@@ -130,9 +130,9 @@ final class StripeJournal {
         return device;
     }
 
-    /** Records written and checkpoints taken since the array started, and whether the journal failed. */
+    /** Records written and checkpoints taken since the array started, and whether the journal failed or is pinned. */
     synchronized JournalStatus status() {
-        return new JournalStatus(device.name(), device.sizeBytes(), usedBlocks * BLOCK, records, checkpoints, failed);
+        return new JournalStatus(device.name(), device.sizeBytes(), usedBlocks * BLOCK, records, checkpoints, failed, pinned);
     }
 
     /* ---- Writing ---- */

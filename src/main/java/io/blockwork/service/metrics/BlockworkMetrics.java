@@ -188,6 +188,8 @@ public class BlockworkMetrics implements MultiCollector {
             m.counter("blockwork_array_journal_checkpoints", "Journal checkpoints (members flushed, space reused)",
                     j.checkpoints(), jl);
             m.gauge("blockwork_array_journal_failed", "1 if the journal failed", j.failed() ? 1 : 0, jl);
+            m.gauge("blockwork_array_journal_pinned", "1 if the journal keeps a failed stripe write's record for the next"
+                    + " assembly (no checkpoint until then)", j.pinned() ? 1 : 0, jl);
         }
     }
 }

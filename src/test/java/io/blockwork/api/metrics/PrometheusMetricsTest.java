@@ -10,6 +10,7 @@ import static io.blockwork.support.Requests.writeData;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.blockwork.support.AppTest;
@@ -124,6 +125,10 @@ class PrometheusMetricsTest {
         assertThat(value(s, "blockwork_array_stripe_cache_size", "array=\"prom-r5\"")).isPositive();
         assertThat(value(s, "blockwork_array_journal_records_total", "array=\"prom-r5\",journal=\"prom-j\"")).isPositive();
         assertThat(value(s, "blockwork_array_journal_failed", "array=\"prom-r5\",journal=\"prom-j\"")).isZero();
+        assertThat(value(s, "blockwork_array_journal_pinned", "array=\"prom-r5\",journal=\"prom-j\"")).isZero();
+        mvc.perform(get("/api/v1/arrays/{name}", "prom-r5").with(viewer())).andExpect(status().isOk())
+                .andExpect(jsonPath("$.journal.device").value("prom-j")).andExpect(jsonPath("$.journal.records").value(1))
+                .andExpect(jsonPath("$.journal.failed").value(false)).andExpect(jsonPath("$.journal.pinned").value(false));
 
         assertThat(value(s, "blockwork_dm_targets", "device=\"prom-lw\",target=\"log-writes\"")).isEqualTo(1);
         assertThat(value(s, "blockwork_device_writes_total", "device=\"prom-lw\",kind=\"dm\"")).isEqualTo(1);

@@ -328,6 +328,7 @@ class ParityCrashTest {
         assertThat(h.status()).as("the stripe write lost its data member").isEqualTo(IoStatus.IO_ERROR);
         assertThat(x.status()).isEqualTo(IoStatus.IO_ERROR);
         long checkpoints = a.journalStatus().checkpoints();
+        assertThat(a.journalStatus().pinned()).as("the journal shows it keeps the failed write's record").isTrue();
 
         Disk.powerCut(disks);
         a.stop();
@@ -416,6 +417,7 @@ class ParityCrashTest {
         assertThat(Pending.write(a, ROW + 64 * 1024, stamp(11, ROW + 64 * 1024, 4096)).status()).isEqualTo(IoStatus.OK);
         assertThat(a.journalStatus().checkpoints()).as("the journal took a checkpoint to make room").isPositive();
         assertThat(a.journalStatus().failed()).isFalse();
+        assertThat(a.journalStatus().pinned()).as("a member lost between writes pins nothing").isFalse();
         assertSectors(a, 0, 8, 10, "rebuilt from member 1 and the parity");
         a.stop();
     }
