@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  * acknowledged change and durable write is there, the change in flight is whole or absent, no
  * orphan image or extent is left and start-up assembly is clean.
  *
- * <p>{@code verify} runs {@value #DEFAULT_POINTS} kill points (about a minute and a half on a quiet
- * machine, mostly service start-ups), to keep CI under 30 minutes. The acceptance run of 50 kill points and longer
+ * <p>{@code verify} runs {@value #DEFAULT_POINTS} kill points (about a minute on a quiet machine,
+ * mostly service start-ups), to keep CI under 30 minutes. The acceptance run of 50 kill points and longer
  * ones: {@code mvn -B -ntp test -Dtest=CrashSuiteTest -Dblockwork.crash.points=50} (see
  * docs/reliability.md); a failing run is repeated with {@code -Dblockwork.crash.seed=<the seed it
  * printed>}. Each run's service logs and summary are kept under {@code target/crash-suite/<seed>/}.
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 @Tag("real-client")
 class CrashSuiteTest {
 
-    static final int DEFAULT_POINTS = 10;
+    static final int DEFAULT_POINTS = 6;
     private static final int POINTS = Integer.getInteger("blockwork.crash.points", DEFAULT_POINTS);
     /**
      * Each round, the driver makes 0 to this many operations, then the kill is set off to land
