@@ -33,6 +33,8 @@ class StripeJournalTest {
      */
     private final Disk journalDisk = Disk.memory("journal", MIB, DiskConfig.writeback());
     private final Disk member = Disk.memory("member", MIB, DiskConfig.DEFAULT);
+    /** The journal's device as the tests see it: it can keep a record's write back. */
+    private final HoldingDevice device = new HoldingDevice(journalDisk);
 
     private StripeJournal journal(BlockDevice device) {
         return StripeJournal.on(device, 1, STRIPE, () -> List.of(member));
@@ -48,14 +50,26 @@ class StripeJournalTest {
         j.append(head, block(name.charAt(0)), () -> events.add(name), () -> events.add(name + " refused"));
     }
 
-    @Test
-    void aRecordThatLandsBeforeAnEarlierOneWaitsForIt() {
-        HoldingDevice device = new HoldingDevice(journalDisk);
+    /** A fresh journal with record A's write held and record B's landed after it. */
+    private StripeJournal aHeldAndBLanded() {
         StripeJournal j = journal(device);
         j.format();
         device.holdNextWrite();
         append(j, 0, "A");
         append(j, 1, "B");
+        return j;
+    }
+
+    /** The journal's power goes while a record's write is held (so it is lost), then comes back. */
+    private void powerCutLosingTheHeldRecord() {
+        Disk.powerCut(List.of(journalDisk));
+        device.release();
+        journalDisk.faults(DiskFaults.NONE);
+    }
+
+    @Test
+    void aRecordThatLandsBeforeAnEarlierOneWaitsForIt() {
+        aHeldAndBLanded();
         // B's record is durable, A's is not: a crash now replays neither (the replay stops at A),
         // so B's member writes must not have started.
         assertThat(device.held()).isEqualTo(1);
@@ -66,12 +80,7 @@ class StripeJournalTest {
 
     @Test
     void aRecordAfterOneThatFailedIsRefusedThoughItLanded() {
-        HoldingDevice device = new HoldingDevice(journalDisk);
-        StripeJournal j = journal(device);
-        j.format();
-        device.holdNextWrite();
-        append(j, 0, "A");
-        append(j, 1, "B");
+        StripeJournal j = aHeldAndBLanded();
         journalDisk.faults(new DiskFaults(false, true, false));
         device.release();
         assertThat(events).containsExactly("A refused", "B refused");
@@ -80,17 +89,10 @@ class StripeJournalTest {
 
     @Test
     void aRecordLeftBeyondTheReplaysEndIsNeverReplayedLater() {
-        HoldingDevice device = new HoldingDevice(journalDisk);
-        StripeJournal first = journal(device);
-        first.format();
         // Run 1: A's record is lost in a power cut, B's (the next sequence, two blocks on) landed;
         // B's head was never handed on, so B's bytes are not acknowledged anywhere.
-        device.holdNextWrite();
-        append(first, 0, "A");
-        append(first, 1, "B");
-        Disk.powerCut(List.of(journalDisk));
-        device.release();
-        journalDisk.faults(DiskFaults.NONE);
+        aHeldAndBLanded();
+        powerCutLosingTheHeldRecord();
 
         // Run 2 replays nothing (the replay stops at A), then logs C in A's place and D in B's;
         // D's record is lost in the next power cut.
@@ -99,9 +101,7 @@ class StripeJournalTest {
         append(second, 0, "C");
         device.holdNextWrite();
         append(second, 2, "D");
-        Disk.powerCut(List.of(journalDisk));
-        device.release();
-        journalDisk.faults(DiskFaults.NONE);
+        powerCutLosingTheHeldRecord();
 
         // Run 3 replays C only: were run 2's sequences run 1's again, B would stand where D was
         // expected and its bytes, never acknowledged, would be written over the member.
