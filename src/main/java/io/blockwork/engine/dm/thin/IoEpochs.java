@@ -23,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * bio never counts in an epoch the sweeper has passed), exiting a decrement, and only an exit that
  * empties an epoch while work waits ({@link #pending}) takes {@link #lock} to sweep. A change adds
  * its work and raises {@code pending} under the lock and then sweeps once itself, so an exit that
- * missed the flag cannot strand it. When the next epoch is still busy, new I/O joins the current
+ * missed the flag cannot strand it; when nothing is in flight (every older epoch swept, the
+ * current one empty) a change runs its work at once without the lock. When the next epoch is still busy, new I/O joins the current
  * one and the work waits a little longer. Work runs outside the lock, on the thread whose exit
  * released it (or the caller's, if nothing was in flight).
  */
@@ -42,8 +43,8 @@ final class IoEpochs {
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}: work waiting for each epoch (and those before it) to drain. */
     private final List<List<Runnable>> work = new ArrayList<>(SIZE);
-    /** Guarded by {@link #lock}: the oldest epoch that may still have I/O or work. */
-    private int sweeper;
+    /** Written under {@link #lock}: the oldest epoch that may still have I/O or work; read by {@link #afterCurrent}'s fast path. */
+    private volatile int sweeper;
 
     IoEpochs() {
         for (int i = 0; i < SIZE; i++) {
@@ -73,6 +74,15 @@ final class IoEpochs {
 
     /** Runs {@code r} once every bio that entered before this call has exited: at once if none is in flight. */
     void afterCurrent(Runnable r) {
+        // Nothing in flight: every older epoch is swept and the current one is empty, so no bio
+        // that entered before this call (and so might have missed the caller's cell) is left. A
+        // bio entering now sees the cell. Runs at once without the lock, as for a break of
+        // sharing while no read is in flight.
+        int c = current;
+        if (sweeper == c && counts.get(c * STRIDE) == 0) {
+            r.run();
+            return;
+        }
         List<Runnable> ready;
         lock.lock();
         try {

@@ -57,7 +57,14 @@ public final class Pool {
     private final ThinConfig config;
     private final DeadlineScheduler timer;
     final Cells cells = new Cells();
+    /**
+     * Epochs of the writes sent to data blocks. Reads have their own ({@link #readEpochs}): an
+     * unmap waits for both, breaking sharing for the reads alone (no write goes to a shared
+     * block), as dm-thin's {@code all_io_ds} and {@code shared_read_ds}.
+     */
     final IoEpochs epochs = new IoEpochs();
+    /** Epochs of the reads sent to data blocks. */
+    final IoEpochs readEpochs = new IoEpochs();
     /** Buffers for copying a shared block (null when blocks are too large to copy in one piece). */
     final BlockBuffers buffers;
 

@@ -502,8 +502,17 @@ public final class PoolMetadata {
             if (failure != null) {
                 return NO_METADATA_SPACE;
             }
-            Reservation r = new Reservation(pathsBound(dev) + refcountBound(), cascadeBound(dev, vblock, 1));
-            long heldAfter = reservedBase + r.base() + Math.min(reservedCascade + r.cascade(), cascadeCap());
+            // pathsBound(dev) + refcountBound() and cascadeBound(dev, vblock, 1), with each tree's
+            // height and the device's root looked up once: this runs under the exclusive lock for
+            // every write that provisions or breaks sharing.
+            long refBound = 2L * tree.height(data.root()) + 2;
+            long cap = space.liveNodes(TreeKind.REFCOUNT) + refBound / 2;
+            long root = tree.lookup(devicesRoot, dev);
+            long base = 2L * tree.height(devicesRoot) + 2 + 2 * refBound
+                    + (root == BTree.NOT_FOUND ? 0 : 2L * tree.height(root) + 2);
+            boolean shared = root != BTree.NOT_FOUND && (tree.pathShared(devicesRoot, dev) || tree.pathShared(root, vblock));
+            Reservation r = new Reservation(base, shared ? Math.min((long) space.capacity() * (refBound / 2), cap) : 0);
+            long heldAfter = reservedBase + r.base() + Math.min(reservedCascade + r.cascade(), cap);
             if (space.free() - heldAfter - detailsReserve() < 0) {
                 return NO_METADATA_SPACE;
             }

@@ -111,24 +111,24 @@ public final class Thin {
         };
     }
 
-    /** Leaves the I/O epoch a fast-path bio entered. */
+    /** Leaves the I/O epoch a fast-path bio entered (a read's in the read epochs). */
     public void endIo(Bio bio) {
         if (bio.context() instanceof Integer epoch) {
             bio.context(null);
-            pool.epochs.exit(epoch);
+            (bio.op() == BioOp.READ ? pool.readEpochs : pool.epochs).exit(epoch);
         }
     }
 
     private MapResult read(Bio bio) {
         long vb = bio.offset() / blockBytes;
-        int epoch = pool.epochs.enter();
+        int epoch = pool.readEpochs.enter();
         if (pool.cells.waitIfHeld(Cells.key(dev, vb), this, bio)) {
-            pool.epochs.exit(epoch);
+            pool.readEpochs.exit(epoch);
             return MapResult.SUBMITTED;
         }
         long r = lookup(vb);
         if (r == PoolMetadata.UNMAPPED) {
-            pool.epochs.exit(epoch);
+            pool.readEpochs.exit(epoch);
             bio.data().fill((byte) 0);
             return MapResult.OK;
         }
@@ -239,7 +239,8 @@ public final class Thin {
                     if (m.readOnly()) {
                         finish(IoStatus.IO_ERROR);
                     } else {
-                        pool.epochs.afterCurrent(() -> unmap(block, shared));
+                        // Reads and writes that may still use the block, both.
+                        pool.readEpochs.afterCurrent(() -> pool.epochs.afterCurrent(() -> unmap(block, shared)));
                     }
                 } else if (!shared) {
                     inPlace(block);
@@ -344,7 +345,10 @@ public final class Thin {
         }
 
         private void breakSharingNew(long old) {
-            Runnable switchOver = () -> pool.epochs.afterCurrent(this::insert);
+            // Only reads can still be using the old block through this mapping: a write never
+            // goes to a shared block (it breaks sharing, under the cell), so the switch-over waits
+            // for the read epochs alone (dm-thin's shared_read_ds), not for every write in flight.
+            Runnable switchOver = () -> pool.readEpochs.afterCurrent(this::insert);
             if (whole() && bio.op() == BioOp.WRITE) {
                 writeNew(switchOver);
             } else if (pool.buffers != null) {
