@@ -78,6 +78,7 @@ final class ConnectionThreads implements NbdServer.ThreadStarter {
                     return null;
                 }
                 // Past the deadline and not in the deque: a taker owns this thread and is handing over.
+                Thread.interrupted(); // an interrupt meant for the ended task would make park return at once: a spin
                 LockSupport.parkNanos(this, Math.max(left, 1_000_000L));
             }
             return task;
