@@ -5,18 +5,22 @@ package io.blockwork.engine.dm.snapshot;
  * (no runs). Not thread-safe, like {@link ExceptionTable}: bucket {@code b} is used only under its
  * group's lock ({@code fine}) or the snapshot's lock ({@code global}).
  *
- * <p>The buckets come in {@code G} groups, {@code G = min(}{@value #GROUPS}{@code , complete
- * buckets)}, one per class {@code b mod G} of the complete table's buckets: a chunk's pending
- * bucket is its complete bucket's class (high bits) followed by its own low bits (the kernel's
- * hash, chunk mod buckets, when the table has at least {@code G * 256} buckets, as a 1 GiB origin
- * of 4 KiB chunks has). So every pending bucket holds chunks of one class only, and {@code fine}
- * guards a complete bucket class and the pending buckets of the same chunks with one lock
- * (issue 20, third round: one lock a pass where the kernel takes two bit locks).
+ * <p>The buckets come in {@code G} groups, {@code G = min(}{@value #GROUPS}{@code , buckets / }{@value #RUN_SPREAD}{@code )},
+ * one per class {@code b mod G} of the complete table's buckets: a chunk's pending bucket is its
+ * complete bucket's class (high bits) followed by its own low bits. So every pending bucket holds
+ * chunks of one class only, and {@code fine} guards a complete bucket class and the pending
+ * buckets of the same chunks with one lock (issue 20, third round: one lock a pass where the
+ * kernel takes two bit locks). The kernel hashes a pending chunk by its low bits alone; here a
+ * run of 256 chunks spreads over the {@value #RUN_SPREAD} buckets of its group, so a sequential
+ * stream in flight makes longer chains than there (at most what the COW throttle lets be in
+ * flight over eight buckets a run).
  */
 final class PendingTable {
 
     /** Groups of buckets, at most; a power of two. */
-    static final int GROUPS = 64;
+    static final int GROUPS = 4096;
+    /** Buckets a group has at least, over which a run's chunks spread. */
+    static final int RUN_SPREAD = 8;
 
     private final PendingException[] buckets;
     private final int groupMask;
@@ -40,9 +44,12 @@ final class PendingTable {
         return Math.max(ExceptionTable.MIN_BUCKETS, completeBuckets >> 3);
     }
 
-    /** The groups for a complete table of {@code completeBuckets}: complete bucket {@code b} is in group {@code b mod groups}. */
+    /**
+     * The groups for a complete table of {@code completeBuckets} and a pending table of
+     * {@link #bucketsFor} that: complete bucket {@code b} is in group {@code b mod groups}.
+     */
     static int groupsFor(int completeBuckets) {
-        return Math.min(GROUPS, completeBuckets);
+        return Math.min(GROUPS, bucketsFor(completeBuckets) / RUN_SPREAD);
     }
 
     /** The group of a chunk's complete bucket, which is the group of its pending bucket. */

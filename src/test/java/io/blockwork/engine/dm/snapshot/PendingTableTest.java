@@ -35,14 +35,17 @@ class PendingTableTest {
     }
 
     @Test
-    void theChunksOfOneRunSpreadOverTheirGroupsBuckets() {
-        // A 2 GiB origin of 4 KiB chunks: 262144 complete buckets, 32768 pending ones, 512 a group.
-        PendingTable pending = new PendingTable(PendingTable.bucketsFor(262_144), PendingTable.groupsFor(262_144));
-        Set<Integer> buckets = new HashSet<>();
-        for (long chunk = 5 * 256; chunk < 6 * 256; chunk++) {
-            buckets.add(pending.bucket(chunk));
+    void theChunksOfOneRunSpreadOverEveryBucketOfTheirGroup() {
+        for (int completeBuckets : new int[] {64, 1 << 14, 1 << 18}) {
+            PendingTable pending = new PendingTable(PendingTable.bucketsFor(completeBuckets),
+                    PendingTable.groupsFor(completeBuckets));
+            Set<Integer> buckets = new HashSet<>();
+            for (long chunk = 5 * 256; chunk < 6 * 256; chunk++) {
+                buckets.add(pending.bucket(chunk));
+            }
+            assertThat(buckets).as("%d complete buckets", completeBuckets)
+                    .hasSize(Math.min(256, pending.bucketCount() / PendingTable.groupsFor(completeBuckets)));
         }
-        assertThat(buckets).hasSize(256);
     }
 
     @Test
