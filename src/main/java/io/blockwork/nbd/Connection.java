@@ -92,6 +92,12 @@ final class Connection {
     private final AtomicInteger outstanding = new AtomicInteger(1);
     private final AtomicLong served = new AtomicLong();
     private volatile NbdExport export;
+    /**
+     * The thread running {@link #run} while it runs, else null. Connection threads are pooled
+     * ({@link ConnectionThreads}), so it is cleared before the thread can move on: a late
+     * {@link #close} must not interrupt, and a late completion must not count as inline on, the
+     * thread's next connection. Written and interrupted under {@code this}.
+     */
     private volatile Thread reader;
     private volatile boolean closed;
     private volatile ReplyWriter writer;
@@ -120,7 +126,9 @@ final class Connection {
     /* ---- Reader ---- */
 
     void run() {
-        reader = Thread.currentThread();
+        synchronized (this) {
+            reader = Thread.currentThread();
+        }
         IoTimer.shared().schedule(limits.handshakeTimeout().toNanos(), () -> {
             if (export == null && !closed) {
                 LOG.log(Level.INFO, () -> this + ": handshake not finished in " + limits.handshakeTimeout());
@@ -161,6 +169,9 @@ final class Connection {
             } else {
                 sendInline();
                 dropReference();
+            }
+            synchronized (this) {
+                reader = null;
             }
         }
     }
@@ -506,9 +517,11 @@ final class Connection {
         } catch (IOException ignored) {
             // closing is best effort
         }
-        Thread r = reader;
-        if (r != null && r != Thread.currentThread()) {
-            r.interrupt(); // may be waiting for budget
+        synchronized (this) {
+            Thread r = reader;
+            if (r != null && r != Thread.currentThread()) {
+                r.interrupt(); // may be waiting for budget
+            }
         }
     }
 

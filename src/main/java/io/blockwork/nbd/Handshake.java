@@ -100,12 +100,25 @@ final class Handshake {
                 && option != NbdOption.STARTTLS && option != NbdOption.ABORT;
     }
 
-    /** Runs the handshake; the result, or null if the client aborted (NBD_OPT_ABORT). */
+    /**
+     * Sends the server's greeting, the handshake's first 18 bytes. The accepting thread sends it
+     * before it hands the connection to the thread that runs {@link #negotiate}, so the client
+     * reads it without waiting for that hand-off; on a new socket, whose send buffer is empty, the
+     * write does not block.
+     */
+    static void greet(SocketChannel channel) throws IOException {
+        ByteBuffer greeting = ByteBuffer.allocate(18).putLong(NbdWire.INIT_MAGIC).putLong(NbdWire.OPTION_MAGIC)
+                .putShort((short) (NbdWire.FLAG_FIXED_NEWSTYLE | NbdWire.FLAG_NO_ZEROES)).flip();
+        while (greeting.hasRemaining()) {
+            channel.write(greeting);
+        }
+    }
+
+    /**
+     * Runs the handshake after the {@link #greet greeting}: the result, or null if the client
+     * aborted (NBD_OPT_ABORT).
+     */
     Result negotiate() throws IOException {
-        out.clear();
-        out.putLong(NbdWire.INIT_MAGIC).putLong(NbdWire.OPTION_MAGIC)
-                .putShort((short) (NbdWire.FLAG_FIXED_NEWSTYLE | NbdWire.FLAG_NO_ZEROES));
-        send();
         int clientFlags = read(4).getInt();
         if ((clientFlags & ~(NbdWire.CLIENT_FLAG_FIXED_NEWSTYLE | NbdWire.CLIENT_FLAG_NO_ZEROES)) != 0) {
             throw new ProtocolViolation("unknown client flags 0x" + Integer.toHexString(clientFlags));
@@ -156,17 +169,18 @@ final class Handshake {
                         throw new ProtocolViolation("export '" + name + "' was removed during the handshake "
                                 + "(NBD_OPT_EXPORT_NAME cannot carry an error)");
                     }
-                    out.clear();
+                    room(134);
                     out.putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
                     if (!noZeroes) {
                         out.put(new byte[124]);
                     }
-                    send();
+                    flush();
                     return chosen;
                 }
                 case ABORT -> {
                     try {
                         reply(code, OptionReply.ACK);
+                        flush();
                     } catch (IOException clientAlreadyGone) {
                         // The client may close without reading the ACK; the spec allows both.
                     }
@@ -176,6 +190,7 @@ final class Handshake {
                 case INFO, GO -> {
                     NbdExport chosen = info(code, data, option == NbdOption.GO);
                     if (chosen != null && option == NbdOption.GO) {
+                        flush();
                         return result(chosen);
                     }
                 }
@@ -193,6 +208,7 @@ final class Handshake {
                 default -> reply(code, OptionReply.ERR_UNSUP, option + " is not supported");
             }
         }
+        flush(); // the last option's replies, before the hard disconnect
         throw new ProtocolViolation("more than " + limits.maxOptions() + " options");
     }
 
@@ -259,7 +275,6 @@ final class Handshake {
             byte[] context = NbdWire.BASE_ALLOCATION.getBytes(StandardCharsets.US_ASCII);
             startReply(code, OptionReply.META_CONTEXT, 4 + context.length);
             out.putInt(NbdWire.BASE_ALLOCATION_ID).put(context);
-            send();
             if (set) {
                 allocationContextFor = name;
             }
@@ -295,6 +310,7 @@ final class Handshake {
             reply(code, OptionReply.ERR_INVALID, "NBD_OPT_STARTTLS takes no data");
         } else {
             reply(code, OptionReply.ACK);
+            flush(); // in plain text, before the TLS handshake
             transport = TlsTransport.accept(channel, tls);
             structuredReplies = false; // nothing negotiated in plain text carries over into TLS
             allocationContextFor = null;
@@ -314,7 +330,6 @@ final class Handshake {
             byte[] description = e.description().getBytes(StandardCharsets.UTF_8);
             startReply(code, OptionReply.SERVER, 4 + name.length + description.length);
             out.putInt(name.length).put(name).put(description);
-            send();
         }
         reply(code, OptionReply.ACK);
     }
@@ -367,13 +382,11 @@ final class Handshake {
         }
         startReply(code, OptionReply.INFO, 12);
         out.putShort((short) NbdWire.INFO_EXPORT).putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
-        send();
         // Always sent: the device cannot address less than its logical block.
         DeviceLimits dl = e.device().limits();
         startReply(code, OptionReply.INFO, 14);
         out.putShort((short) NbdWire.INFO_BLOCK_SIZE).putInt(dl.logicalBlockSize())
                 .putInt(Math.max(4096, dl.physicalBlockSize())).putInt(limits.maxBlockBytes());
-        send();
         if (wanted.contains(NbdWire.INFO_NAME)) {
             infoString(code, NbdWire.INFO_NAME, e.name());
         }
@@ -392,12 +405,10 @@ final class Handshake {
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         startReply(code, OptionReply.INFO, 2 + bytes.length);
         out.putShort((short) type).put(bytes);
-        send();
     }
 
     private void reply(int code, OptionReply type) throws IOException {
         startReply(code, type, 0);
-        send();
     }
 
     /** An error reply with a message for people, as the spec allows. */
@@ -406,20 +417,37 @@ final class Handshake {
         int n = Math.min(bytes.length, NbdWire.MAX_STRING_BYTES);
         startReply(code, type, n);
         out.put(bytes, 0, n);
-        send();
     }
 
-    private void startReply(int code, OptionReply type, int length) {
-        out.clear();
+    /**
+     * Appends a reply's header; its {@code length} bytes of data follow. Replies collect in
+     * {@link #out} and go out together when the server next reads or ends the handshake
+     * ({@link #flush}): the INFO replies and the ACK that answer NBD_OPT_GO are one write, so the
+     * client does not wake for the first part and wait for the rest.
+     */
+    private void startReply(int code, OptionReply type, int length) throws IOException {
+        room(NbdWire.OPTION_REPLY_HEADER_BYTES + length);
         out.putLong(NbdWire.OPTION_REPLY_MAGIC).putInt(code).putInt(type.code()).putInt(length);
     }
 
-    private void send() throws IOException {
-        out.flip();
-        transport.writeFully(outArray, 1);
+    /** Makes room for {@code bytes} more in {@link #out}, sending what is there if need be. */
+    private void room(int bytes) throws IOException {
+        if (out.remaining() < bytes) {
+            flush();
+        }
+    }
+
+    /** Sends the replies collected so far. */
+    private void flush() throws IOException {
+        if (out.position() > 0) {
+            out.flip();
+            transport.writeFully(outArray, 1);
+        }
+        out.clear();
     }
 
     private ByteBuffer read(int n) throws IOException {
+        flush(); // about to wait for the client: answer first
         ByteBuffer b = ByteBuffer.allocate(n);
         transport.readFully(b);
         return b.flip();

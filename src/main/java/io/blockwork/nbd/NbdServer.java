@@ -43,8 +43,11 @@ import java.util.concurrent.locks.LockSupport;
  * waiting, and a thread that writes replies as bios complete. They are platform threads: a
  * connection is busy when it is used at all, and the kernel waking a thread blocked in
  * {@code read} costs clearly less per request than a virtual thread's trip through the JDK's
- * poller and carrier pool. See {@code docs/engine/nbd.md} for the protocol coverage and the
- * measurements behind this design.
+ * poller and carrier pool. They come from {@link ConnectionThreads}, which keeps the threads of
+ * ended connections parked for a while, and the acceptor (a platform thread too) sends the
+ * greeting itself: clients such as nbdcopy open new connections for every copy and wait for the
+ * greeting and the first replies, so a connection starts without creating a thread. See {@code
+ * docs/engine/nbd.md} for the protocol coverage and the measurements behind this design.
  *
  * <p>Staying up. Clients share one {@link MemoryBudget} under {@link NbdLimits}: at most
  * {@code maxConnections} at once (the next is refused), each with a reservation of its own and a
@@ -77,8 +80,6 @@ public final class NbdServer implements AutoCloseable {
         Thread start(String name, Runnable task, Thread.UncaughtExceptionHandler handler);
     }
 
-    private static final ThreadStarter PLATFORM_THREADS = (name, task, handler) ->
-            Thread.ofPlatform().daemon().name(name).uncaughtExceptionHandler(handler).start(task);
 
     private final SocketAddress address;
     private final ExportLookup exports;
@@ -114,7 +115,7 @@ public final class NbdServer implements AutoCloseable {
      *     #localAddress()}) or a {@link UnixDomainSocketAddress}
      */
     public NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits) {
-        this(address, exports, limits, PLATFORM_THREADS);
+        this(address, exports, limits, new ConnectionThreads());
     }
 
     NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads) {
@@ -174,7 +175,10 @@ public final class NbdServer implements AutoCloseable {
             throw new UncheckedIOException("cannot listen for NBD on " + address + ": " + e.getMessage(), e);
         }
         ServerSocketChannel ch = listener;
-        acceptor = Thread.ofVirtual().name("nbd-accept")
+        // A platform thread blocked in accept() is woken by the kernel directly; a virtual one
+        // went through the JDK's poller and a carrier first, which a client waiting for its
+        // greeting noticed (docs/engine/nbd.md, "Sparse copies").
+        acceptor = Thread.ofPlatform().daemon().name("nbd-accept")
                 .uncaughtExceptionHandler((t, e) -> failed(t.getName(), e)).start(() -> acceptLoop(ch));
         watch(ch);
         LOG.log(Level.INFO, () -> "NBD server listening on " + describeAddress());
@@ -219,6 +223,7 @@ public final class NbdServer implements AutoCloseable {
                 if (!(address instanceof UnixDomainSocketAddress)) {
                     client.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 }
+                Handshake.greet(client); // at once: the client waits for it (see ConnectionThreads)
                 long id = ids.incrementAndGet();
                 c = new Connection(this, id, client, client.getRemoteAddress(), limits, budget.open());
             } finally {

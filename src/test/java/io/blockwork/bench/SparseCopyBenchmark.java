@@ -57,7 +57,7 @@ final class SparseCopyBenchmark {
     private record Copy(double millis, double serverCpuMillis, long allocated) {}
 
     static void run() {
-        int rounds = ROUNDS;
+        int rounds = (int) Bench.rounds(ROUNDS);
         List<AutoCloseable> stops = new ArrayList<>();
         Map<String, List<Copy>> copies = new LinkedHashMap<>();
         Path out = Path.of("/dev/shm", "blockwork-sparsecopy-" + ProcessHandle.current().pid() + ".raw");

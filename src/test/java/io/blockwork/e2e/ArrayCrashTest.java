@@ -64,10 +64,11 @@ class ArrayCrashTest {
                 created(api, "/api/v1/disks", "{\"name\":\"ka" + i + "\",\"type\":\"file\",\"size\":\"16MiB\"}");
             }
             created(api, "/api/v1/arrays", "{\"name\":\"kam\",\"level\":\"raid1\",\"members\":[\"ka0\",\"ka1\"],"
-                    + "\"speedLimits\":{\"min\":\"100MiB\",\"max\":\"1GiB\"}}");
+                    + "\"bitmapDelay\":1,\"speedLimits\":{\"min\":\"100MiB\",\"max\":\"1GiB\"}}");
             write(api, "kam", 0, before);
             await().atMost(LONG).until(() -> allInSync(api, "kam"));
-            // the bitmap clears the first write's bits once they have been idle (two 5 s daemon passes)
+            // the bitmap clears the first write's bits once they have been idle (two 1 s daemon passes,
+            // mdadm's --delay); a degraded array keeps its bits, so the write after the failure stays marked
             await().atMost(LONG).until(() -> ((Number) Json.at(array(api, "kam"), "bitmap", "dirtyChunks")).intValue() == 0);
             assertThat(api.send("PATCH", "/api/v1/disks/ka1", "application/json", "{\"faults\":{\"failWrites\":true}}")
                     .statusCode()).isEqualTo(200);

@@ -133,10 +133,11 @@ class ParityRestartTest {
                 created(api, "/api/v1/disks", "{\"name\":\"b" + i + "\",\"type\":\"file\",\"size\":\"8MiB\"}");
             }
             created(api, "/api/v1/arrays", "{\"name\":\"r5b\",\"level\":\"raid5\",\"members\":[\"b0\",\"b1\",\"b2\",\"b3\"],"
-                    + "\"chunk\":\"64KiB\",\"bitmapChunk\":\"64KiB\",\"speedLimits\":{\"min\":\"100MiB\",\"max\":\"1GiB\"}}");
+                    + "\"chunk\":\"64KiB\",\"bitmapChunk\":\"64KiB\",\"bitmapDelay\":2,\"speedLimits\":{\"min\":\"100MiB\",\"max\":\"1GiB\"}}");
             await().atMost(LONG).until(() -> Boolean.FALSE.equals(array(api, "r5b").get("resyncPending")));
             assertThat(api.put("/api/v1/devices/r5b/data?offset=0", data).statusCode()).isEqualTo(204);
-            // two 5 s bitmap daemon passes clear the bits of the settled data
+            // two bitmap daemon passes (2 s each: mdadm's --delay) clear the bits of the settled data;
+            // a new write's bit then stays set for at least one whole pass, longer than the look below
             await().atMost(LONG).until(() -> ((Number) Json.at(array(api, "r5b"), "bitmap", "dirtyChunks")).intValue() == 0);
             assertThat(api.put("/api/v1/devices/r5b/data?offset=" + 5 * row, last).statusCode()).isEqualTo(204);
             Map<String, Object> r5b = array(api, "r5b");

@@ -66,6 +66,9 @@ final class ArrayBodies {
             @Schema(description = "The bitmap's chunk: a power of two from 4KiB; default about 1/16384 of the array, "
                     + "between 64KiB and 64MiB", example = "1MiB")
             ByteSize bitmapChunk,
+            @Schema(description = "Seconds the bitmap daemon sleeps between passes (mdadm's --delay): a chunk's bit "
+                    + "clears once it has been idle one to two of these; 1..3600, default 5", example = "5")
+            Integer bitmapDelay,
             @Schema(description = "Members or spares flagged write-mostly (mdadm's --write-mostly): raid1 reads avoid "
                     + "them while another in-sync copy can serve, e.g. an nbd disk on another machine", example = "[\"remote\"]")
             List<String> writeMostly) {
@@ -193,7 +196,9 @@ final class ArrayBodies {
             @Schema(description = "Bytes each bit stands for") long chunkBytes,
             @Schema(description = "Bits in all; absent while not assembled") Integer chunks,
             @Schema(description = "Bits set: chunks written recently or not on every member") Integer dirtyChunks,
-            @Schema(description = "Chunks a resync or a bitmap re-add would copy") Integer neededChunks) {
+            @Schema(description = "Chunks a resync or a bitmap re-add would copy") Integer neededChunks,
+            @Schema(description = "Seconds the bitmap daemon sleeps between passes (mdadm's --delay); absent while "
+                    + "not assembled") Integer delaySeconds) {
     }
 
     @Schema(description = "md's write-mostly flag of a member")

@@ -66,7 +66,7 @@ class ArrayController {
                 body.strategies() == null ? null : body.strategies().flush(),
                 body.strategies() == null ? null : body.strategies().barrier(),
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max()),
-                Boolean.TRUE.equals(body.assumeClean()), body.metadata(), body.bitmap(), bytes(body.bitmapChunk()),
+                Boolean.TRUE.equals(body.assumeClean()), body.metadata(), body.bitmap(), bytes(body.bitmapChunk()), body.bitmapDelay(),
                 body.stripeCacheSize(), body.journal(), body.writeMostly()));
         return ResponseEntity.created(URI.create("/api/v1/arrays/" + created.name())).body(toBody(created));
     }
@@ -189,7 +189,7 @@ class ArrayController {
                 .map(ArrayView.MemberView::device).toList();
         if (d == null) {
             ArrayBodies.ArrayBitmap bitmap = v.bitmapChunkBytes() == null ? null
-                    : new ArrayBodies.ArrayBitmap(v.bitmapChunkBytes(), null, null, null);
+                    : new ArrayBodies.ArrayBitmap(v.bitmapChunkBytes(), null, null, null, null);
             return new ArrayBodies.Array(v.name(), v.level(), null, null, v.chunkBytes(), v.layout(), v.layoutCode(),
                     v.stripeCacheSize() == null ? null : new ArrayBodies.ArrayStripeCache(v.stripeCacheSize(), null, null,
                             null, null, null, null, null),
@@ -202,7 +202,8 @@ class ArrayController {
         MdDetail.Metadata m = d.metadata();
         MdDetail.Bitmap b = m.bitmap();
         ArrayBodies.ArrayBitmap bitmap = b == null ? null
-                : new ArrayBodies.ArrayBitmap(b.chunkBytes(), b.chunks(), b.dirtyChunks(), b.neededChunks());
+                : new ArrayBodies.ArrayBitmap(b.chunkBytes(), b.chunks(), b.dirtyChunks(), b.neededChunks(),
+                        b.daemonSleepSeconds());
         ParityStatus p = v.parity();
         ArrayBodies.ArrayStripeCache cache = p == null ? null : new ArrayBodies.ArrayStripeCache(p.stripeCacheSize(),
                 p.stripeCacheActive(), p.stripeBytes(), p.rmwStripes(), p.rcwStripes(), p.fullStripeWrites(),

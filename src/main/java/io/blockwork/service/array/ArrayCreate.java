@@ -19,6 +19,7 @@ import java.util.Locale;
  * @param metadata {@code 1.2} (default; {@code none} with a journal) or {@code none}
  * @param bitmap {@code internal} or {@code none}; null for the default (internal for redundant levels with metadata)
  * @param bitmapChunkBytes the bitmap's chunk; null for the default
+ * @param bitmapDelaySeconds the bitmap daemon's sleep (mdadm's {@code --delay}); null for md's 5 s
  * @param stripeCacheSize raid4/5/6: the stripe cache's size in stripe heads (md's stripe_cache_size)
  * @param journal raid4/5/6: a device for the write journal (mdadm's {@code --write-journal}), or null
  * @param writeMostly members or spares flagged write-mostly (mdadm's {@code --write-mostly}): raid1
@@ -27,7 +28,7 @@ import java.util.Locale;
 public record ArrayCreate(String name, String level, List<String> members, List<String> spares, Long chunkBytes,
                           String layout, String flushStrategy, String barrierStrategy, Long speedMinBytes,
                           Long speedMaxBytes, boolean assumeClean, String metadata, String bitmap, Long bitmapChunkBytes,
-                          Integer stripeCacheSize, String journal, List<String> writeMostly) {
+                          Integer bitmapDelaySeconds, Integer stripeCacheSize, String journal, List<String> writeMostly) {
 
     public ArrayCreate {
         members = members == null ? List.of() : List.copyOf(members);
@@ -64,6 +65,12 @@ public record ArrayCreate(String name, String level, List<String> members, List<
         if (bitmapChunkBytes != null && !kind.equals("internal")) {
             throw ProblemException.invalid("bitmapChunk", "a bitmap chunk needs bitmap internal");
         }
+        if (bitmapDelaySeconds != null && !kind.equals("internal")) {
+            throw ProblemException.invalid("bitmapDelay", "a bitmap delay needs bitmap internal");
+        }
+        if (bitmapDelaySeconds != null && (bitmapDelaySeconds < 1 || bitmapDelaySeconds > 3600)) {
+            throw ProblemException.invalid("bitmapDelay", "the bitmap daemon sleeps 1 to 3600 seconds, got " + bitmapDelaySeconds);
+        }
         if (format == MetadataSpec.Format.NONE) {
             return MetadataSpec.NONE;
         }
@@ -71,7 +78,7 @@ public record ArrayCreate(String name, String level, List<String> members, List<
         if (kind.equals("internal")) {
             try {
                 b = new MetadataSpec.Bitmap(bitmapChunkBytes == null ? 0 : bitmapChunkBytes,
-                        MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP);
+                        bitmapDelaySeconds == null ? MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP : bitmapDelaySeconds);
             } catch (IllegalArgumentException e) {
                 throw ProblemException.invalid("bitmapChunk", e.getMessage());
             }

@@ -106,6 +106,7 @@ class ArrayApiTest {
                 .andExpect(jsonPath("$.events").value(greaterThan(0)))
                 .andExpect(jsonPath("$.bitmap.chunkBytes").value(65536))
                 .andExpect(jsonPath("$.bitmap.chunks").value(480))
+                .andExpect(jsonPath("$.bitmap.delaySeconds").value(5))
                 .andExpect(jsonPath("$.chunkBytes").value(65536))
                 .andExpect(jsonPath("$.layout").value("n2"))
                 .andExpect(jsonPath("$.layoutCode").value(0x102))

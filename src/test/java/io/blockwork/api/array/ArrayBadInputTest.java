@@ -375,6 +375,12 @@ class ArrayBadInputTest {
                 400, "validation-failed", "bitmapChunk");
         create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmapChunk\":\"3KiB\"}",
                 400, "validation-failed", "bitmapChunk");
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"none\",\"bitmapDelay\":5}",
+                400, "validation-failed", "bitmapDelay");
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmapDelay\":0}",
+                400, "validation-failed", "bitmapDelay");
+        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmapDelay\":3601}",
+                400, "validation-failed", "bitmapDelay");
         create("{\"name\":\"ab-new\",\"level\":\"raid0\"," + pair + ",\"bitmap\":\"internal\"}",
                 400, "validation-failed", "bitmap");
         mvc.perform(createArray("{\"name\":\"ab-a-name-longer-than-md-keeps-in-a-superblock\",\"level\":\"raid1\","

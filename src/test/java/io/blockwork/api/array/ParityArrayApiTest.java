@@ -38,7 +38,7 @@ class ParityArrayApiTest {
     void raid6IsCreatedWithItsLayoutAndShownAsTheKernelShowsIt() throws Exception {
         disks("p6-", 5, "8MiB");
         mvc.perform(createArray("{\"name\":\"p6\",\"level\":\"6\",\"members\":[\"p6-0\",\"p6-1\",\"p6-2\",\"p6-3\",\"p6-4\"],"
-                        + "\"chunk\":\"128KiB\",\"layout\":\"right-symmetric\",\"stripeCacheSize\":512}"))
+                        + "\"chunk\":\"128KiB\",\"layout\":\"right-symmetric\",\"stripeCacheSize\":512,\"bitmapDelay\":2}"))
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.level").value("raid6"))
                 .andExpect(jsonPath("$.layout").value("right-symmetric"))
@@ -48,6 +48,7 @@ class ParityArrayApiTest {
                 .andExpect(jsonPath("$.sizeBytes").value(3 * 7 * 1024 * 1024))
                 .andExpect(jsonPath("$.metadata").value("1.2"))
                 .andExpect(jsonPath("$.bitmap.chunkBytes").isNumber())
+                .andExpect(jsonPath("$.bitmap.delaySeconds").value(2))
                 .andExpect(jsonPath("$.stripeCache.size").value(512))
                 .andExpect(jsonPath("$.sync.action").exists());
         await().atMost(LONG).until(() -> settled(mvc, "p6"));

@@ -1,68 +1,53 @@
 package io.blockwork.engine.dm.snapshot;
 
-import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.StampedLock;
 
 /**
- * {@code fine} (seed 004, the default): the snapshot's state under a read-write lock, the
- * exception tables under per-bucket locks, COW allocation under its own small lock.
+ * {@code fine} (seed 004, the default): the exception tables under striped bucket locks, the
+ * snapshot's state read-mostly, COW allocation under its own small lock.
  *
- * <p>Bucket locks are striped: bucket {@code b} of a table uses lock {@code b mod L}, with
- * {@code L = min(buckets, }{@value #MAX_STRIPES}{@code )}, so a 2 GiB origin's 262144 buckets do
- * not cost 262144 lock objects. A thread holds at most one complete and one pending stripe, always
- * in that order, so striping adds no deadlock.
+ * <p>One lock per bucket group ({@link PendingTable#groupsFor}: up to 4096, eight pending buckets
+ * each): group {@code g} guards every complete-table bucket {@code b} with {@code b mod G == g}
+ * and every pending bucket of the same chunks (the pending table's hash keeps each of its buckets
+ * inside one group). A chunk's I/O path takes its group's lock and nothing else; the kernel takes
+ * two bit locks, a complete and a pending bucket's, and stripes of each cost two lock pairs a
+ * pass here.
  *
- * <p>The state lock is striped for readers, as the kernel's per-CPU rw-semaphores are: a chunk
- * lock takes the state stripe of its complete bucket shared, and {@link #lockState} takes every
- * stripe exclusively, in index order (state changes are rare: overflow, invalidation, a merge
- * run). One shared reader count that every writer updated three times a write was two fifths of
- * {@code fine}'s samples on two cores (issue 20's profile of the persistent-store table). Each
- * stripe is a {@link StampedLock} (through its lock views): taking it shared is one atomic add,
- * like {@code down_read}, where a {@code ReentrantReadWriteLock} also counts each reader's holds
- * in a thread-local. It is not reentrant, and need not be: no path takes a chunk or the state
- * while it holds one (completions that run inline start after the unlock).
+ * <p>The group locks are also the state lock: holding one is holding the state shared, and
+ * {@link #lockState} takes all of them, in index order (state changes are rare: overflow,
+ * invalidation, a merge run's start and end; a bio through the merged view takes only its chunk's
+ * lock), so the state's writer excludes every chunk path as the kernel's {@code down_write} does.
+ * This is the kernel's rw-semaphore as a per-CPU (brlock) one, with the read side folded into the
+ * bucket lock the path takes anyway.
+ *
+ * <p>Issue 20's profiles led here: one shared reader count for the state was two fifths of
+ * {@code fine}'s samples on two cores; 64 reader stripes fixed that, but then a pass took three
+ * locks (state stripe, complete stripe, pending stripe) against {@code global}'s one, three passes
+ * a write (map, completion, the released write's second pass), and dropped and retook two of
+ * them around the pending exception's allocation: with one writer, where nothing contends,
+ * {@code fine} spent 12 to 17 % more CPU a write than {@code global}. Why so many groups: with
+ * eight writers on two cores a lock holder is sometimes descheduled, and every writer whose chunk
+ * falls in its group waits out the time slice; with 64 groups that was nearly every writer (JFR:
+ * 186 parks of 10 ms or more in {@code lockChunk} at eight workers, P table); with 4096, the
+ * odds of the complete stripes before, a writer doing a few hundred writes in a time slice meets
+ * the held group about one time in ten (an estimate, not a measurement).
  */
 final class FineLocking implements SnapshotLocking {
 
-    static final int MAX_STRIPES = 4096;
-
-    /** Reader stripes of the state lock; a power of two. */
-    static final int STATE_STRIPES = 64;
-
     /**
-     * Together guard the snapshot's state fields (valid, overflowed, owner, merge range): a reader
-     * holds one stripe shared, a writer every stripe exclusively.
+     * Group {@code g} guards the complete buckets {@code b} with {@code b mod groups == g}, the
+     * pending buckets of their chunks with their pending exceptions' bucket fields, and, all
+     * groups together, the snapshot's state fields (valid, overflowed, owner, merge range).
      */
-    private final Lock[] stateShared = new Lock[STATE_STRIPES];
-    private final Lock[] stateExclusive = new Lock[STATE_STRIPES];
-    /** Stripe {@code i} guards every complete-table bucket {@code b} with {@code b mod L == i}. */
-    private final ReentrantLock[] complete;
-    /** Stripe {@code i} guards every pending-table bucket {@code b} with {@code b mod L == i}, and its pending exceptions' bucket fields. */
-    private final ReentrantLock[] pending;
+    private final ReentrantLock[] groups;
     /** Guards the store's COW allocation and the exception start sequence (pe_allocation_lock). */
     private final ReentrantLock allocation = new ReentrantLock();
-    private final int completeMask;
-    private final int pendingMask;
 
     FineLocking(int completeBuckets, int pendingBuckets) {
-        complete = stripes(completeBuckets);
-        pending = stripes(pendingBuckets);
-        completeMask = complete.length - 1;
-        pendingMask = pending.length - 1;
-        for (int i = 0; i < STATE_STRIPES; i++) {
-            StampedLock stripe = new StampedLock();
-            stateShared[i] = stripe.asReadLock();
-            stateExclusive[i] = stripe.asWriteLock();
+        groups = new ReentrantLock[PendingTable.groupsFor(completeBuckets)];
+        for (int i = 0; i < groups.length; i++) {
+            groups[i] = new ReentrantLock();
         }
-    }
-
-    private static ReentrantLock[] stripes(int buckets) {
-        ReentrantLock[] locks = new ReentrantLock[Math.min(buckets, MAX_STRIPES)];
-        for (int i = 0; i < locks.length; i++) {
-            locks[i] = new ReentrantLock();
-        }
-        return locks;
     }
 
     @Override
@@ -72,28 +57,12 @@ final class FineLocking implements SnapshotLocking {
 
     @Override
     public void lockChunk(int completeBucket, int pendingBucket) {
-        stateShared[completeBucket & (STATE_STRIPES - 1)].lock();
-        complete[completeBucket & completeMask].lock();
-        pending[pendingBucket & pendingMask].lock();
+        groups[PendingTable.group(completeBucket, groups.length)].lock();
     }
 
     @Override
     public void unlockChunk(int completeBucket, int pendingBucket) {
-        pending[pendingBucket & pendingMask].unlock();
-        complete[completeBucket & completeMask].unlock();
-        stateShared[completeBucket & (STATE_STRIPES - 1)].unlock();
-    }
-
-    @Override
-    public void unlockForAllocation(int completeBucket, int pendingBucket) {
-        pending[pendingBucket & pendingMask].unlock();
-        complete[completeBucket & completeMask].unlock();
-    }
-
-    @Override
-    public void relockAfterAllocation(int completeBucket, int pendingBucket) {
-        complete[completeBucket & completeMask].lock();
-        pending[pendingBucket & pendingMask].lock();
+        groups[PendingTable.group(completeBucket, groups.length)].unlock();
     }
 
     @Override
@@ -108,15 +77,15 @@ final class FineLocking implements SnapshotLocking {
 
     @Override
     public void lockState() {
-        for (Lock stripe : stateExclusive) {
-            stripe.lock(); // in index order, the only order anyone takes more than one
+        for (ReentrantLock group : groups) {
+            group.lock(); // in index order, the only order anyone takes more than one
         }
     }
 
     @Override
     public void unlockState() {
-        for (int i = STATE_STRIPES - 1; i >= 0; i--) {
-            stateExclusive[i].unlock();
+        for (int i = groups.length - 1; i >= 0; i--) {
+            groups[i].unlock();
         }
     }
 }

@@ -28,16 +28,6 @@ final class GlobalLocking implements SnapshotLocking {
     }
 
     @Override
-    public void unlockForAllocation(int completeBucket, int pendingBucket) {
-        // held across the allocation: that was the cost
-    }
-
-    @Override
-    public void relockAfterAllocation(int completeBucket, int pendingBucket) {
-        // never dropped
-    }
-
-    @Override
     public void lockAllocation() {
         // covered by the one lock
     }

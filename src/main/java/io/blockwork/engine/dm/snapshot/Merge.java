@@ -38,11 +38,16 @@ final class Merge {
     private final Snapshot s;
     private final Origin origin;
 
-    /** Guarded by the snapshot's state lock (exclusive): the run being merged; {@code count == 0} when none. */
+    /** Written with the snapshot's state exclusive, read with a chunk locked: the run being merged; {@code count == 0} when none. */
     private long first;
     private long count;
-    /** Guarded by the snapshot's state lock (exclusive): writes to the merging run, oldest first. */
+    /**
+     * Writes to the merging run, oldest first: the list is swapped with the snapshot's state
+     * exclusive, and added to with the chunk's lock and {@link #queuedLock} held.
+     */
     private List<Bio> queued = new ArrayList<>();
+    /** Leaf lock: guards adding to {@link #queued} (two chunks' locks may both be held at once under {@code fine}). */
+    private final Object queuedLock = new Object();
 
     /** A step is in flight. */
     @GuardedBy("this")
@@ -58,16 +63,27 @@ final class Merge {
 
     /* ---- The merged view ---- */
 
+    /**
+     * The kernel's {@code snapshot_merge_map} takes the snapshot's lock exclusively; here the
+     * chunk's lock is enough (the state's read side and the chunk's buckets: the run's bounds
+     * change only with the state exclusive, and the queue has its own leaf lock), which is the
+     * same one lock under {@code global} and spares {@code fine} taking every bucket group for
+     * every bio.
+     */
     Route map(Bio bio) {
         long chunk = bio.offset() >>> s.chunkShift();
         boolean write = bio.op().isWrite();
-        s.locks.lockState();
+        int cb = s.complete.bucket(chunk);
+        int pb = s.pending.bucket(chunk);
+        s.locks.lockChunk(cb, pb);
         try {
             if (s.valid()) {
                 long e = s.complete.lookup(chunk);
                 if (e >= 0) {
                     if (write && chunk >= first && chunk < first + count) {
-                        queued.add(bio);
+                        synchronized (queuedLock) {
+                            queued.add(bio);
+                        }
                         return Route.HELD;
                     }
                     if (write) {
@@ -78,7 +94,7 @@ final class Merge {
                 }
             }
         } finally {
-            s.locks.unlockState();
+            s.locks.unlockChunk(cb, pb);
         }
         // No exception (or an invalid snapshot): the origin is the merged view here.
         return write ? origin.write(bio, false) : new Route.ToOrigin(bio.offset());

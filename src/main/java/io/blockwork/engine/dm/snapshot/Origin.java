@@ -4,6 +4,7 @@ import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.Lock;
 
 /**
  * An origin device and the snapshots taken of it (the kernel's {@code struct origin}), found in
@@ -42,7 +43,7 @@ public final class Origin {
     }
 
     Route write(Bio bio, boolean throttled) {
-        registry.lock.readLock().lock();
+        Lock shared = registry.lock.lockShared();
         try {
             if (throttled) {
                 for (Snapshot s : snapshots) {
@@ -62,7 +63,7 @@ public final class Origin {
                 return Route.HELD;
             }
         } finally {
-            registry.lock.readLock().unlock();
+            shared.unlock();
         }
         return new Route.ToOrigin(bio.offset());
     }
@@ -82,7 +83,7 @@ public final class Origin {
      * pending copies completes, and the caller should ask again then.
      */
     boolean triggerExceptions(long from, long to, Runnable waiter) {
-        registry.lock.readLock().lock();
+        Lock shared = registry.lock.lockShared();
         try {
             Runnable w = waiter;
             for (Snapshot s : snapshots) {
@@ -92,17 +93,17 @@ public final class Origin {
             }
             return w == null;
         } finally {
-            registry.lock.readLock().unlock();
+            shared.unlock();
         }
     }
 
     /** The snapshots registered now, for status and tests. */
     public List<Snapshot> snapshots() {
-        registry.lock.readLock().lock();
+        Lock shared = registry.lock.lockShared();
         try {
             return List.copyOf(snapshots);
         } finally {
-            registry.lock.readLock().unlock();
+            shared.unlock();
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongFunction;
 
 /**
@@ -30,7 +29,7 @@ import java.util.function.LongFunction;
 public final class Origins {
 
     /** Guards every origin's snapshot list: exclusive to change one, shared while writing to an origin (_origins_lock). */
-    final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    final RegistryLock lock = new RegistryLock();
     /**
      * Serialises attaching, claiming and detaching; guards the maps below and the handles'
      * ownership. Held across reading a COW device at table load and across waiting for a closing
@@ -118,11 +117,11 @@ public final class Origins {
             Snapshot s = open(spec, config, copiers);
             Origin o = origins.computeIfAbsent(spec.origin(), d -> new Origin(this, d));
             o.users++;
-            lock.writeLock().lock();
+            lock.lockExclusive();
             try {
                 o.snapshots.add(s);
             } finally {
-                lock.writeLock().unlock();
+                lock.unlockExclusive();
             }
             shared = new SnapshotHandle.Shared(this, s, o);
             byCow.put(spec.cow(), shared);
@@ -205,11 +204,11 @@ public final class Origins {
     @GuardedBy("control")
     void unregister(SnapshotHandle.Shared shared) {
         Snapshot s = shared.snapshot;
-        lock.writeLock().lock();
+        lock.lockExclusive();
         try {
             shared.origin.snapshots.remove(s);
         } finally {
-            lock.writeLock().unlock();
+            lock.unlockExclusive();
         }
         byCow.remove(s.cow());
         release(shared.origin);

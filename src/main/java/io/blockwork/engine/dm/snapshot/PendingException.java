@@ -10,7 +10,7 @@ import java.util.List;
  * {@code dm_snap_pending_exception}). It sits in the snapshot's {@link PendingTable} from creation
  * until its completion has put the exception into the complete table and released the waiters.
  *
- * <p>Fields marked "bucket" are guarded by the chunk's pending-bucket lock (strategy {@code fine})
+ * <p>Fields marked "bucket" are guarded by the chunk's bucket-group lock (strategy {@code fine})
  * or the snapshot's lock ({@code global}).
  */
 final class PendingException {

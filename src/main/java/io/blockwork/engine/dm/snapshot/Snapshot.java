@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       pending copy sees the old data: origin writes wait for the copy, and the completion waits
  *       for tracked reads before it lets them through ({@link ChunkTracker}).
  *   <li><b>Locking</b> is the strategy's ({@link SnapshotLocking}): the code names what it needs
- *       (state shared, chunk buckets, allocation, state exclusive) and never allocates, copies,
- *       submits or waits with a bucket locked. See docs/engine/locking.md for the order.
+ *       (state shared, chunk buckets, allocation, state exclusive) and never copies,
+ *       submits or waits with a bucket locked (it allocates a pending exception with it locked:
+ *       a Java allocation does not sleep). See docs/engine/locking.md for the order.
  *   <li><b>State</b>: {@link #valid}, {@link #overflowed}, {@link #mergeFailed} change only with
  *       the state exclusive; the I/O paths read them with their chunk locked (they are volatile
  *       so status and fast-path checks can read them without a lock).
@@ -104,7 +105,8 @@ public final class Snapshot {
         this.chunkBytes = store.chunkSectors() << 9;
         this.chunkShift = Long.numberOfTrailingZeros(chunkBytes);
         this.complete = new ExceptionTable(ExceptionTable.bucketsFor(Math.min(origin.sizeBytes(), cow.sizeBytes()) >> chunkShift));
-        this.pending = new PendingTable(PendingTable.bucketsFor(complete.bucketCount()));
+        this.pending = new PendingTable(PendingTable.bucketsFor(complete.bucketCount()),
+                PendingTable.groupsFor(complete.bucketCount()));
         this.locks = locking.create(complete.bucketCount(), pending.bucketCount());
         this.throttle = new CowThrottle(throttleBytes);
         this.copier = copier;
@@ -220,15 +222,8 @@ public final class Snapshot {
             }
             pe = pending.lookup(chunk);
             if (pe == null) {
-                locks.unlockForAllocation(cb, pb);
                 PendingException fresh = new PendingException(chunk);
-                locks.relockAfterAllocation(cb, pb);
-                e = complete.lookup(chunk);
-                if (e >= 0) {
-                    return new Route.ToCow(cowOffset(e, bio.offset()));
-                }
-                pe = pending.lookup(chunk);
-                if (pe == null && insertPending(fresh)) {
+                if (insertPending(fresh)) {
                     pe = fresh;
                 }
             }
@@ -350,19 +345,11 @@ public final class Snapshot {
                     if (complete.lookup(chunk) >= 0) {
                         continue;
                     }
-                    locks.unlockForAllocation(cb, pb);
                     PendingException fresh = new PendingException(chunk);
-                    locks.relockAfterAllocation(cb, pb);
-                    pe = pending.lookup(chunk);
-                    if (pe == null) {
-                        if (complete.lookup(chunk) >= 0) {
-                            continue;
-                        }
-                        if (insertPending(fresh)) {
-                            pe = fresh;
-                        } else {
-                            full = true;
-                        }
+                    if (insertPending(fresh)) {
+                        pe = fresh;
+                    } else {
+                        full = true;
                     }
                 }
                 if (pe != null) {

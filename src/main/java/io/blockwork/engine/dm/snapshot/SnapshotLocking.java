@@ -5,15 +5,19 @@ import io.blockwork.engine.block.Labelled;
 /**
  * How a snapshot serialises its I/O paths (seed 004), chosen per snapshot at creation:
  * <ul>
- *   <li>{@code fine} ({@link FineLocking}, the default, Linux 5.2): a read-write lock for the
- *       snapshot's state (read in the I/O paths, write to invalidate or overflow), a lock per
- *       bucket of the complete and pending exception tables (always complete before pending), and
- *       a small allocation lock for COW chunks; the bucket locks are dropped while a pending
- *       exception is allocated, and everything is checked again after.
+ *   <li>{@code fine} ({@link FineLocking}, the default, Linux 5.2): the kernel's read-write lock
+ *       for the snapshot's state (read in the I/O paths, write to invalidate or overflow) and its
+ *       per-bucket locks of the complete and pending exception tables, here one lock per group of
+ *       buckets that is also the state's read side, and a small allocation lock for COW chunks.
  *   <li>{@code global} ({@link GlobalLocking}, before 5.2): one lock per snapshot held across the
  *       whole map path, allocation included, and across completions.
  * </ul>
- * The snapshot's code is written once against this interface; each call names what it needs, and
+ * The kernel drops its locks around {@code alloc_pending_exception}, a mempool allocation that may
+ * sleep, and checks everything again after; a Java allocation does not sleep, so both strategies
+ * keep the chunk locked across it (issue 20: for {@code fine} that was two lock pairs and two
+ * table lookups a write, with nothing to gain).
+ *
+ * <p>The snapshot's code is written once against this interface; each call names what it needs, and
  * a strategy decides what that costs. Lock order (docs/engine/locking.md): state, then complete
  * bucket, then pending bucket, then allocation.
  */
@@ -51,12 +55,6 @@ public interface SnapshotLocking {
     void lockChunk(int completeBucket, int pendingBucket);
 
     void unlockChunk(int completeBucket, int pendingBucket);
-
-    /** Before allocating with the chunk locked: {@code fine} drops the buckets, {@code global} keeps its lock. */
-    void unlockForAllocation(int completeBucket, int pendingBucket);
-
-    /** After allocating: takes back what {@link #unlockForAllocation} dropped; the caller checks again. */
-    void relockAfterAllocation(int completeBucket, int pendingBucket);
 
     /** Around the exception store's COW chunk allocation, with the chunk locked. */
     void lockAllocation();

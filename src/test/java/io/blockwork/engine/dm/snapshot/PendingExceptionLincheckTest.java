@@ -163,8 +163,6 @@ public class PendingExceptionLincheckTest {
         @Override public Kind kind() { return null; }
         @Override public void lockChunk(int cb, int pb) { state.readLock().lock(); }
         @Override public void unlockChunk(int cb, int pb) { state.readLock().unlock(); }
-        @Override public void unlockForAllocation(int cb, int pb) { }
-        @Override public void relockAfterAllocation(int cb, int pb) { }
         @Override public void lockAllocation() { allocation.lock(); }
         @Override public void unlockAllocation() { allocation.unlock(); }
         @Override public void lockState() { state.writeLock().lock(); }
