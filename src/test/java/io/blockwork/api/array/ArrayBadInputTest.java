@@ -367,20 +367,19 @@ class ArrayBadInputTest {
     @Test
     void metadataChoicesThatDoNotFit() throws Exception {
         String pair = "\"members\":[\"ab-c0\",\"ab-c1\"]";
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"0.90\"}", 400, "validation-failed", "metadata");
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"external\"}", 400, "validation-failed", "bitmap");
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"metadata\":\"none\",\"bitmap\":\"internal\"}",
-                400, "validation-failed", "bitmap");
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"none\",\"bitmapChunk\":\"1MiB\"}",
-                400, "validation-failed", "bitmapChunk");
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmapChunk\":\"3KiB\"}",
-                400, "validation-failed", "bitmapChunk");
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmap\":\"none\",\"bitmapDelay\":5}",
-                400, "validation-failed", "bitmapDelay");
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmapDelay\":0}",
-                400, "validation-failed", "bitmapDelay");
-        create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + ",\"bitmapDelay\":3601}",
-                400, "validation-failed", "bitmapDelay");
+        // what follows the members in a raid1 request, and the field the refusal must name
+        String[][] refused = {
+                {"\"metadata\":\"0.90\"", "metadata"},
+                {"\"bitmap\":\"external\"", "bitmap"},
+                {"\"metadata\":\"none\",\"bitmap\":\"internal\"", "bitmap"},
+                {"\"bitmap\":\"none\",\"bitmapChunk\":\"1MiB\"", "bitmapChunk"},
+                {"\"bitmapChunk\":\"3KiB\"", "bitmapChunk"},
+                {"\"bitmap\":\"none\",\"bitmapDelay\":5", "bitmapDelay"},
+                {"\"bitmapDelay\":0", "bitmapDelay"},
+                {"\"bitmapDelay\":3601", "bitmapDelay"}};
+        for (String[] r : refused) {
+            create("{\"name\":\"ab-new\",\"level\":\"raid1\"," + pair + "," + r[0] + "}", 400, "validation-failed", r[1]);
+        }
         create("{\"name\":\"ab-new\",\"level\":\"raid0\"," + pair + ",\"bitmap\":\"internal\"}",
                 400, "validation-failed", "bitmap");
         mvc.perform(createArray("{\"name\":\"ab-a-name-longer-than-md-keeps-in-a-superblock\",\"level\":\"raid1\","
