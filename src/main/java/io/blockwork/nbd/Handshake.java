@@ -169,7 +169,7 @@ final class Handshake {
                         throw new ProtocolViolation("export '" + name + "' was removed during the handshake "
                                 + "(NBD_OPT_EXPORT_NAME cannot carry an error)");
                     }
-                    room(134);
+                    room(8 + 2 + 124); // size, transmission flags, the zeroes a client without NO_ZEROES expects
                     out.putLong(e.device().sizeBytes()).putShort((short) transmissionFlags(e));
                     if (!noZeroes) {
                         out.put(new byte[124]);

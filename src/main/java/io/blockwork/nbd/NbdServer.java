@@ -80,7 +80,6 @@ public final class NbdServer implements AutoCloseable {
         Thread start(String name, Runnable task, Thread.UncaughtExceptionHandler handler);
     }
 
-
     private final SocketAddress address;
     private final ExportLookup exports;
     private final NbdLimits limits;

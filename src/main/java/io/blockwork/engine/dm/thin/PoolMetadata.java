@@ -502,17 +502,11 @@ public final class PoolMetadata {
             if (failure != null) {
                 return NO_METADATA_SPACE;
             }
-            // pathsBound(dev) + refcountBound() and cascadeBound(dev, vblock, 1), with each tree's
-            // height and the device's root looked up once: this runs under the exclusive lock for
-            // every write that provisions or breaks sharing.
-            long refBound = 2L * tree.height(data.root()) + 2;
-            long cap = space.liveNodes(TreeKind.REFCOUNT) + refBound / 2;
-            long root = tree.lookup(devicesRoot, dev);
-            long base = 2L * tree.height(devicesRoot) + 2 + 2 * refBound
-                    + (root == BTree.NOT_FOUND ? 0 : 2L * tree.height(root) + 2);
-            boolean shared = root != BTree.NOT_FOUND && (tree.pathShared(devicesRoot, dev) || tree.pathShared(root, vblock));
-            Reservation r = new Reservation(base, shared ? Math.min((long) space.capacity() * (refBound / 2), cap) : 0);
-            long heldAfter = reservedBase + r.base() + Math.min(reservedCascade + r.cascade(), cap);
+            // runs under the exclusive lock for every write that provisions or breaks sharing:
+            // the trees' heights and the device's root are looked up once (MappingPath)
+            MappingPath p = mappingPath(dev);
+            Reservation r = new Reservation(pathsBound(p) + refcountBound(p.refHeight()), cascadeBound(p, dev, vblock, 1));
+            long heldAfter = reservedBase + r.base() + Math.min(reservedCascade + r.cascade(), cascadeCap(p.refHeight()));
             if (space.free() - heldAfter - detailsReserve() < 0) {
                 return NO_METADATA_SPACE;
             }
@@ -598,7 +592,8 @@ public final class PoolMetadata {
                 return false;
             }
             // A merge may copy a shared sibling leaf as well as the path's leaf.
-            reserveNow(pathsBound(dev) + cascadeBound(dev, vblock, 2) + refcountBound());
+            MappingPath p = new MappingPath(tree.height(data.root()), root);
+            reserveNow(pathsBound(p) + cascadeBound(p, dev, vblock, 2) + refcountBound(p.refHeight()));
             BTree.Slot slot = tree.slot(devicesRoot, dev);
             devicesRoot = slot.root();
             slot.value(tree.remove(slot.value(), vblock));
@@ -804,14 +799,27 @@ public final class PoolMetadata {
      * refcount work of one data block. Caller holds the lock.
      */
     private long bound() {
-        return 2L * tree.height(devicesRoot) + 2 + refcountBound();
+        return bound(tree.height(data.root()));
     }
 
-    /** Metadata blocks a change of a mapping of {@code dev} takes for its paths: the devices and mapping paths shadowed and split. */
-    private long pathsBound(long dev) {
-        long b = bound();
-        long root = tree.lookup(devicesRoot, dev);
-        return root == BTree.NOT_FOUND ? b : b + 2L * tree.height(root) + 2;
+    private long bound(long refHeight) {
+        return 2L * tree.height(devicesRoot) + 2 + refcountBound(refHeight);
+    }
+
+    /**
+     * What the bounds of one mapping change read, looked up once: the refcount tree's height and
+     * the device's mapping root ({@link BTree#NOT_FOUND} for a device without mappings).
+     */
+    private record MappingPath(long refHeight, long root) {}
+
+    private MappingPath mappingPath(long dev) {
+        return new MappingPath(tree.height(data.root()), tree.lookup(devicesRoot, dev));
+    }
+
+    /** Metadata blocks a change of a mapping takes for its paths: the devices and mapping paths shadowed and split. */
+    private long pathsBound(MappingPath p) {
+        long b = bound(p.refHeight());
+        return p.root() == BTree.NOT_FOUND ? b : b + 2L * tree.height(p.root()) + 2;
     }
 
     /**
@@ -820,23 +828,25 @@ public final class PoolMetadata {
      * references (a snapshot, a held root), each entry of a copied leaf gains a reference, which
      * touches at most every refcount node once. 0 if nothing on the path is shared.
      */
-    private long cascadeBound(long dev, long vblock, int leaves) {
-        long root = tree.lookup(devicesRoot, dev);
-        if (root == BTree.NOT_FOUND || !(tree.pathShared(devicesRoot, dev) || tree.pathShared(root, vblock))) {
+    private long cascadeBound(MappingPath p, long dev, long vblock, int leaves) {
+        if (p.root() == BTree.NOT_FOUND || !(tree.pathShared(devicesRoot, dev) || tree.pathShared(p.root(), vblock))) {
             return 0;
         }
-        long hRef = tree.height(data.root());
-        return leaves * Math.min((long) space.capacity() * (hRef + 1), cascadeCap());
+        return leaves * Math.min((long) space.capacity() * (p.refHeight() + 1), cascadeCap(p.refHeight()));
     }
 
     /** What all cascades before the next commit may copy: each refcount node once, and a new root path. */
     private long cascadeCap() {
-        return space.liveNodes(TreeKind.REFCOUNT) + tree.height(data.root()) + 1;
+        return cascadeCap(tree.height(data.root()));
+    }
+
+    private long cascadeCap(long refHeight) {
+        return space.liveNodes(TreeKind.REFCOUNT) + refHeight + 1;
     }
 
     /** One refcount change: its path shadowed, a sibling merged or a node split per level, a new root. */
-    private long refcountBound() {
-        return 2L * tree.height(data.root()) + 2;
+    private static long refcountBound(long refHeight) {
+        return 2 * refHeight + 2;
     }
 
     /** Blocks kept back for writing the details tree at the next commit. */
