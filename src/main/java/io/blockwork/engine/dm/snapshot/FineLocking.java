@@ -56,12 +56,12 @@ final class FineLocking implements SnapshotLocking {
     }
 
     @Override
-    public void lockChunk(int completeBucket, int pendingBucket) {
+    public void lockChunk(int completeBucket) {
         groups[PendingTable.group(completeBucket, groups.length)].lock();
     }
 
     @Override
-    public void unlockChunk(int completeBucket, int pendingBucket) {
+    public void unlockChunk(int completeBucket) {
         groups[PendingTable.group(completeBucket, groups.length)].unlock();
     }
 

@@ -18,12 +18,12 @@ final class GlobalLocking implements SnapshotLocking {
     }
 
     @Override
-    public void lockChunk(int completeBucket, int pendingBucket) {
+    public void lockChunk(int completeBucket) {
         lock.lock();
     }
 
     @Override
-    public void unlockChunk(int completeBucket, int pendingBucket) {
+    public void unlockChunk(int completeBucket) {
         lock.unlock();
     }
 

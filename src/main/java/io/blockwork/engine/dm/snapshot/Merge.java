@@ -74,8 +74,7 @@ final class Merge {
         long chunk = bio.offset() >>> s.chunkShift();
         boolean write = bio.op().isWrite();
         int cb = s.complete.bucket(chunk);
-        int pb = s.pending.bucket(chunk);
-        s.locks.lockChunk(cb, pb);
+        s.locks.lockChunk(cb);
         try {
             if (s.valid()) {
                 long e = s.complete.lookup(chunk);
@@ -94,7 +93,7 @@ final class Merge {
                 }
             }
         } finally {
-            s.locks.unlockChunk(cb, pb);
+            s.locks.unlockChunk(cb);
         }
         // No exception (or an invalid snapshot): the origin is the merged view here.
         return write ? origin.write(bio, false) : new Route.ToOrigin(bio.offset());

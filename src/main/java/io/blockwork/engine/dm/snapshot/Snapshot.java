@@ -124,8 +124,7 @@ public final class Snapshot {
     public Route read(Bio bio) {
         long chunk = bio.offset() >>> chunkShift;
         int cb = complete.bucket(chunk);
-        int pb = pending.bucket(chunk);
-        locks.lockChunk(cb, pb);
+        locks.lockChunk(cb);
         try {
             if (!valid) {
                 return Route.IO_ERROR;
@@ -136,7 +135,7 @@ public final class Snapshot {
             }
             tracker.track(chunk);
         } finally {
-            locks.unlockChunk(cb, pb);
+            locks.unlockChunk(cb);
         }
         bio.context(TRACKED);
         return new Route.ToOrigin(bio.offset());
@@ -181,12 +180,11 @@ public final class Snapshot {
     /** True if the chunk is in the COW (or the snapshot is invalid, when reads fail and nothing is promised). */
     private boolean copied(long chunk) {
         int cb = complete.bucket(chunk);
-        int pb = pending.bucket(chunk);
-        locks.lockChunk(cb, pb);
+        locks.lockChunk(cb);
         try {
             return !valid || complete.lookup(chunk) >= 0;
         } finally {
-            locks.unlockChunk(cb, pb);
+            locks.unlockChunk(cb);
         }
     }
 
@@ -204,11 +202,10 @@ public final class Snapshot {
         }
         long chunk = bio.offset() >>> chunkShift;
         int cb = complete.bucket(chunk);
-        int pb = pending.bucket(chunk);
         PendingException pe;
         boolean startFull = false;
         boolean startCopy = false;
-        locks.lockChunk(cb, pb);
+        locks.lockChunk(cb);
         try {
             if (!valid) {
                 return Route.IO_ERROR;
@@ -241,7 +238,7 @@ public final class Snapshot {
                 }
             }
         } finally {
-            locks.unlockChunk(cb, pb);
+            locks.unlockChunk(cb);
         }
         if (pe == null) {
             return outOfSpace();
@@ -332,10 +329,9 @@ public final class Snapshot {
     Runnable originWrite(long from, long to, Runnable waiter) {
         for (long chunk = from >>> chunkShift, last = (to - 1) >>> chunkShift; chunk <= last; chunk++) {
             int cb = complete.bucket(chunk);
-            int pb = pending.bucket(chunk);
             PendingException start = null;
             boolean full = false;
-            locks.lockChunk(cb, pb);
+            locks.lockChunk(cb);
             try {
                 if (!valid || !active || merge != null) {
                     return waiter;
@@ -363,7 +359,7 @@ public final class Snapshot {
                     }
                 }
             } finally {
-                locks.unlockChunk(cb, pb);
+                locks.unlockChunk(cb);
             }
             if (full) {
                 // The origin write must go on, and this snapshot cannot keep the old data: it is lost.
@@ -454,10 +450,9 @@ public final class Snapshot {
             return;
         }
         int cb = complete.bucket(pe.oldChunk);
-        int pb = pending.bucket(pe.oldChunk);
         boolean inserted;
         boolean removed = false;
-        locks.lockChunk(cb, pb);
+        locks.lockChunk(cb);
         try {
             inserted = valid;
             if (inserted) {
@@ -469,7 +464,7 @@ public final class Snapshot {
                 }
             }
         } finally {
-            locks.unlockChunk(cb, pb);
+            locks.unlockChunk(cb);
         }
         if (removed) {
             releasePending(pe, true);
@@ -482,12 +477,11 @@ public final class Snapshot {
 
     private void finishPending(PendingException pe, boolean ok) {
         int cb = complete.bucket(pe.oldChunk);
-        int pb = pending.bucket(pe.oldChunk);
-        locks.lockChunk(cb, pb);
+        locks.lockChunk(cb);
         try {
             pending.remove(pe);
         } finally {
-            locks.unlockChunk(cb, pb);
+            locks.unlockChunk(cb);
         }
         releasePending(pe, ok);
     }

@@ -51,10 +51,10 @@ public interface SnapshotLocking {
     /** The strategy's name; null for a test's own strategy. */
     Kind kind();
 
-    /** Enters an I/O path for one chunk: state shared, then its complete and pending buckets. */
-    void lockChunk(int completeBucket, int pendingBucket);
+    /** Enters an I/O path for one chunk: state shared, then its complete and pending buckets (the pending bucket is in the complete bucket's group, see {@link PendingTable}). */
+    void lockChunk(int completeBucket);
 
-    void unlockChunk(int completeBucket, int pendingBucket);
+    void unlockChunk(int completeBucket);
 
     /** Around the exception store's COW chunk allocation, with the chunk locked. */
     void lockAllocation();

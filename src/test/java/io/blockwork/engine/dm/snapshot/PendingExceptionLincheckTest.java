@@ -161,8 +161,8 @@ public class PendingExceptionLincheckTest {
         private final ReentrantLock allocation = new ReentrantLock();
 
         @Override public Kind kind() { return null; }
-        @Override public void lockChunk(int cb, int pb) { state.readLock().lock(); }
-        @Override public void unlockChunk(int cb, int pb) { state.readLock().unlock(); }
+        @Override public void lockChunk(int cb) { state.readLock().lock(); }
+        @Override public void unlockChunk(int cb) { state.readLock().unlock(); }
         @Override public void lockAllocation() { allocation.lock(); }
         @Override public void unlockAllocation() { allocation.unlock(); }
         @Override public void lockState() { state.writeLock().lock(); }
