@@ -15,6 +15,8 @@ import java.util.Set;
  *   <li>each data block's reference count equals the mapping-tree leaf entries that name it (a
  *       leaf shared by several devices counts once), there is no count for an unnamed block, and
  *       no named block is past the data device or free for allocation;
+ *   <li>the refcount tree holds each block's count as memory does, except for the blocks whose
+ *       change is still pending (written into the tree when the transaction closes);
  *   <li>each device's mapped count equals its entries;
  *   <li>keys ascend, and an internal node's keys bound its children's.
  * </ul>
@@ -103,6 +105,7 @@ public final class MetadataCheck {
             DataSpace data = pmd.data();
             Map<Long, Long> stored = new HashMap<>();
             data.forEach(stored::put);
+            checkRefcountTree(data, stored);
             for (Map.Entry<Long, Long> e : dataRefs.entrySet()) {
                 long b = e.getKey();
                 if (b >= data.blocks()) {
@@ -123,6 +126,25 @@ public final class MetadataCheck {
             }
             if (stored.size() != data.used()) {
                 problems.add(stored.size() + " data blocks have references, the space map counts " + data.used());
+            }
+        }
+
+        /** The tree agrees with the counts in memory ({@code counts}) wherever no change is pending. */
+        private void checkRefcountTree(DataSpace data, Map<Long, Long> counts) {
+            Map<Long, Long> tree = new HashMap<>();
+            data.forEachStored(tree::put);
+            for (Map.Entry<Long, Long> e : counts.entrySet()) {
+                long b = e.getKey();
+                if (!data.pending(b) && !e.getValue().equals(tree.get(b))) {
+                    problems.add("data block " + b + " has reference count " + e.getValue() + " but the refcount tree says "
+                            + tree.get(b) + ", with no change pending");
+                }
+            }
+            for (Map.Entry<Long, Long> e : tree.entrySet()) {
+                if (!data.pending(e.getKey()) && !counts.containsKey(e.getKey())) {
+                    problems.add("data block " + e.getKey() + " is in the refcount tree (count " + e.getValue()
+                            + ") but has no reference, with no change pending");
+                }
             }
         }
 

@@ -42,9 +42,6 @@ final class MetadataSpace {
     interface DataRefs {
         void inc(long dataBlock);
 
-        /** One more reference to each of {@code dataBlocks[0..count)} (a shared leaf was copied); may reorder the array. */
-        void incAll(long[] dataBlocks, int count);
-
         void dec(long dataBlock);
     }
 
@@ -163,17 +160,10 @@ final class MetadataSpace {
         Node old = node(b);
         Node copy = place(old.copyTo(allocBlock()));
         if (refs[(int) b] > 1) {
-            if (old.leaf && old.kind.values == TreeKind.Values.DATA) {
-                // The snapshot cascade: a whole leaf's data blocks gain a reference, in one pass over the refcounts.
-                long[] blocks = new long[old.count];
-                for (int i = 0; i < old.count; i++) {
-                    blocks[i] = BlockTime.block(old.values[i]);
-                }
-                data.incAll(blocks, blocks.length);
-            } else {
-                for (int i = 0; i < old.count; i++) {
-                    incEntry(old, i);
-                }
+            // The snapshot cascade: a copied leaf's data blocks each gain a reference (counted in
+            // memory, DataSpace), a copied internal node's children each gain one.
+            for (int i = 0; i < old.count; i++) {
+                incEntry(old, i);
             }
             refs[(int) b]--;
         } else {

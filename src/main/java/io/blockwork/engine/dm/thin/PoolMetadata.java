@@ -506,8 +506,14 @@ public final class PoolMetadata {
             // the trees' heights and the device's root are looked up once (MappingPath)
             MappingPath p = mappingPath(dev);
             Reservation r = new Reservation(pathsBound(p) + refcountBound(p.refHeight()), cascadeBound(p, dev, vblock, 1));
-            long heldAfter = reservedBase + r.base() + Math.min(reservedCascade + r.cascade(), cascadeCap(p.refHeight()));
-            if (space.free() - heldAfter - detailsReserve() < 0) {
+            if (!fits(r, p) && data.pendingCount() > 0) {
+                // The refcount reserve holds a copy of the whole refcount tree while counts are
+                // pending; writing them now gives back what they do not take.
+                data.applyPending();
+                p = mappingPath(dev);
+                r = new Reservation(pathsBound(p) + refcountBound(p.refHeight()), cascadeBound(p, dev, vblock, 1));
+            }
+            if (!fits(r, p)) {
                 return NO_METADATA_SPACE;
             }
             long b = data.alloc();
@@ -523,6 +529,13 @@ public final class PoolMetadata {
             failure = e.getMessage();
             return NO_METADATA_SPACE;
         }
+    }
+
+    /** True if the free metadata covers {@code r} besides what is held already. Caller holds the write lock. */
+    private boolean fits(Reservation r, MappingPath p) {
+        long heldAfter = reservedBase + r.base()
+                + refcountReserve(data.pendingCount(), reservedCascade + r.cascade(), p.refHeight());
+        return space.free() - heldAfter - detailsReserve() >= 0;
     }
 
     /** Gives back a block from {@link #allocate} that will not be mapped (its write failed). */
@@ -579,9 +592,21 @@ public final class PoolMetadata {
         }
     }
 
-    /** Metadata blocks the allocated-but-not-inserted mappings may still take. Caller holds the lock. */
+    /** Metadata blocks the allocated-but-not-inserted mappings and the pending counts may still take. Caller holds the lock. */
     private long held() {
-        return reservedBase + Math.min(reservedCascade, cascadeCap());
+        return reservedBase + refcountReserve(data.pendingCount(), reservedCascade, tree.height(data.root()));
+    }
+
+    /**
+     * Metadata blocks the refcount tree may still take for the counts changed in memory and not
+     * yet written ({@link DataSpace#applyPending}) and for the cascades of the mappings being
+     * made: writing pending counts updates or removes entries and never splits, so all of them
+     * together shadow each refcount node at most once a transaction (the cascade cap); with
+     * nothing pending, the cascades' own bounds, capped alike.
+     */
+    private long refcountReserve(int pending, long cascades, long refHeight) {
+        long cap = cascadeCap(refHeight);
+        return pending > 0 ? cap : Math.min(cascades, cap);
     }
 
     /** Unmaps {@code (dev, vblock)}; returns false if it was not mapped. */
@@ -737,6 +762,7 @@ public final class PoolMetadata {
                 return null;
             }
             writeDetails();
+            data.applyPending();
             if (!space.changedSinceClose() && !dataChangedSinceClose() && changes == durableChanges) {
                 return CommitPlan.dataOnly(changes);
             }
@@ -835,11 +861,7 @@ public final class PoolMetadata {
         return leaves * Math.min((long) space.capacity() * (p.refHeight() + 1), cascadeCap(p.refHeight()));
     }
 
-    /** What all cascades before the next commit may copy: each refcount node once, and a new root path. */
-    private long cascadeCap() {
-        return cascadeCap(tree.height(data.root()));
-    }
-
+    /** What all cascades and pending counts before the next commit may copy: each refcount node once, and a new root path. */
     private long cascadeCap(long refHeight) {
         return space.liveNodes(TreeKind.REFCOUNT) + refHeight + 1;
     }
@@ -856,6 +878,9 @@ public final class PoolMetadata {
 
     /** Refuses a change the free metadata cannot cover. Caller holds the write lock. */
     private void reserveNow(long need) throws ThinException {
+        if (space.free() - held() - detailsReserve() < need && data.pendingCount() > 0) {
+            data.applyPending(); // gives back the refcount reserve the pending counts held
+        }
         if (space.free() - held() - detailsReserve() < need) {
             throw new OutOfMetadataSpace(space.free(), need);
         }
