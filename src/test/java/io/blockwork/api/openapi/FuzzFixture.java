@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -157,6 +158,15 @@ final class FuzzFixture {
                 ok(api.delete("/api/v1/dm/devices/" + FuzzRequests.encode(dm) + "?force=true"));
             }
         }
+        // before the arrays: a table loaded into fz-dm holds what it names (as dm_get_device does), so an
+        // array it names could not be deleted; cleared before the resume, which would swap it in
+        Optional<MappedDevice> dm = registry.find("fz-dm", MappedDevice.class);
+        if (dm.isPresent() && !dm.get().inactiveTableText().isEmpty()) {
+            ok(api.delete("/api/v1/dm/devices/fz-dm/table/inactive"));
+        }
+        if (dm.isPresent() && dm.get().state() == DeviceInfo.State.SUSPENDED) {
+            ok(api.post("/api/v1/dm/devices/fz-dm/resume"));
+        }
         for (String a : names("SELECT name FROM arrays")) {
             if (!"fz-md".equals(a) || !intact(Json.parseObject(api.get("/api/v1/arrays/fz-md").body()))) {
                 ok(api.delete("/api/v1/arrays/" + FuzzRequests.encode(a) + "?force=true"));
@@ -200,13 +210,6 @@ final class FuzzFixture {
             }
         }
         recreateMissing();
-        MappedDevice dm = registry.find("fz-dm", MappedDevice.class).orElseThrow();
-        if (dm.state() == DeviceInfo.State.SUSPENDED) {
-            ok(api.post("/api/v1/dm/devices/fz-dm/resume"));
-        }
-        if (!dm.inactiveTableText().isEmpty()) {
-            ok(api.delete("/api/v1/dm/devices/fz-dm/table/inactive"));
-        }
         settle();
         // objects made again have new row ids and creation times: that is the fixture now
         pristine = state();
