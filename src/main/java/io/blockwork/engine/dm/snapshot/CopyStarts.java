@@ -14,8 +14,8 @@ import java.util.function.Consumer;
  * one waits here until that one's stack has unwound, then runs on the same thread.
  *
  * <p>Buffers. A new heap buffer per copy (a chunk allocated and zeroed, then filled by the read)
- * was the largest item of issue 20's fourth-round profile under both strategies (8 workers, a fifth
- * to a third of the execution samples). A copy whose write completes on the thread that started it
+ * was the largest item of issue 20's fourth-round profile under both strategies (8 workers, about
+ * a third of the execution samples). A copy whose write completes on the thread that started it
  * (every copy, on devices that complete at once) leaves its buffer here for the thread's next copy;
  * one that completes elsewhere leaves it to the garbage collector, as before. A completed write
  * leaves its buffer to its submitter, as a bio's pages.
