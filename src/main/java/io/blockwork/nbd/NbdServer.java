@@ -88,7 +88,7 @@ public final class NbdServer implements AutoCloseable {
      * Idle buffers of ended connections for the next ones (a client like nbdcopy connects anew
      * for every copy), at most one reservation's worth; shared with a server made beside this one,
      * whose status and stop leave them to this one's ({@code sparesOwned} false), so a combined
-     * status counts them once. Freed when this server stops: a server is not started again with them.
+     * status counts them once. Closed when this server stops (started again, it works without them).
      */
     private final BufferPool spares;
     private final boolean sparesOwned;
