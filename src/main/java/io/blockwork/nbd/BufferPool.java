@@ -20,6 +20,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * not whenever a garbage collection happens to run, so the process shrinks again after a crowd of
  * clients has left. The reader takes buffers and the reply
  * senders give them back, so the free lists are concurrent queues.
+ *
+ * <p>Spares. A connection's pool may have a server-wide pool of spares behind it (a pool like this
+ * one, with no spares of its own): what the connection lets go (over its cap, or when it ends) goes
+ * there, up to the spares' own cap, and a connection whose free list has no buffer of a class takes
+ * one from there before it maps a new one. A client that opens a new connection for every job
+ * ({@code nbdcopy}, {@code qemu-img}) so gets buffers whose pages are already mapped and faulted in,
+ * instead of a {@code mmap}, a page fault for every 4 KiB on first use and a {@code munmap} with a
+ * shared arena's close per buffer.
  */
 final class BufferPool {
 
@@ -61,16 +69,24 @@ final class BufferPool {
     private final ConcurrentLinkedQueue<Payload>[] free;
     private final AtomicLong idleBytes = new AtomicLong();
     private final long maxIdleBytes;
+    /** Where buffers this pool lets go are offered before they are freed; null for none. */
+    private final BufferPool spares;
     private volatile boolean closed;
 
-    @SuppressWarnings("unchecked")
     BufferPool(int maxBufferBytes, long maxIdleBytes) {
+        this(maxBufferBytes, maxIdleBytes, null);
+    }
+
+    /** @param spares a pool without spares of its own for the same largest buffer, or null */
+    @SuppressWarnings("unchecked")
+    BufferPool(int maxBufferBytes, long maxIdleBytes, BufferPool spares) {
         int classes = classOf(maxBufferBytes) + 1;
         free = new ConcurrentLinkedQueue[classes];
         for (int i = 0; i < classes; i++) {
             free[i] = new ConcurrentLinkedQueue<>();
         }
         this.maxIdleBytes = maxIdleBytes;
+        this.spares = spares;
     }
 
     /** The capacity a buffer for {@code length} bytes has: what a request is charged. */
@@ -86,13 +102,23 @@ final class BufferPool {
     /** A buffer for {@code length} bytes. */
     Payload take(int length) {
         int c = classOf(length);
-        Payload p = free[c].poll();
+        Payload p = takeIdle(c);
+        if (p == null && spares != null) {
+            p = spares.takeIdle(c);
+        }
         if (p == null) {
             p = new Payload(1L << (c + MIN_CLASS_SHIFT));
-        } else {
-            idleBytes.addAndGet(-p.memory.byteSize());
         }
         p.length = length;
+        return p;
+    }
+
+    /** An idle buffer of size class {@code c}, or null. */
+    private Payload takeIdle(int c) {
+        Payload p = free[c].poll();
+        if (p != null) {
+            idleBytes.addAndGet(-p.memory.byteSize());
+        }
         return p;
     }
 
@@ -109,7 +135,16 @@ final class BufferPool {
             }
             idleBytes.addAndGet(-size);
         }
-        p.free();
+        letGo(p);
+    }
+
+    /** A buffer this pool does not keep: to the spares if there are any (they free what they do not keep). */
+    private void letGo(Payload p) {
+        if (spares != null) {
+            spares.give(p);
+        } else {
+            p.free();
+        }
     }
 
     /** Frees every idle buffer; buffers given back later are freed as they come. */
@@ -118,12 +153,13 @@ final class BufferPool {
         freeIdle();
     }
 
-    private void freeIdle() {
+    /** Lets every idle buffer go (to the spares, if any); the pool stays usable. */
+    void freeIdle() {
         for (ConcurrentLinkedQueue<Payload> q : free) {
             Payload p;
             while ((p = q.poll()) != null) {
                 idleBytes.addAndGet(-p.memory.byteSize());
-                p.free();
+                letGo(p);
             }
         }
     }

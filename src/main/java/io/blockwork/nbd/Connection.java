@@ -113,14 +113,14 @@ final class Connection {
     private long watchedSince;
 
     Connection(NbdServer server, long id, SocketChannel channel, SocketAddress remote, NbdLimits limits,
-               MemoryBudget.Account budget) {
+               MemoryBudget.Account budget, BufferPool spares) {
         this.server = server;
         this.id = id;
         this.channel = channel;
         this.remote = remote;
         this.limits = limits;
         this.budget = budget;
-        this.pool = new BufferPool(limits.maxBlockBytes(), limits.reservedBytesPerConnection());
+        this.pool = new BufferPool(limits.maxBlockBytes(), limits.reservedBytesPerConnection(), spares);
     }
 
     /* ---- Reader ---- */

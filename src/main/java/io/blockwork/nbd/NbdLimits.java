@@ -24,7 +24,9 @@ import java.util.Objects;
  * @param maxOptions options one client may send before the server gives up on it
  * @param maxConnections clients connected at once; the next one is refused (its socket closed at once)
  * @param reservedBytesPerConnection budget each connection has to itself, whatever the others do;
- *                                   also the most a connection keeps in idle buffers for reuse
+ *                                   also the most a connection keeps in idle buffers for reuse, and
+ *                                   the most the server keeps of ended connections' buffers for
+ *                                   the next ones
  * @param sharedBytes budget the connections borrow beyond their reservations, all together
  * @param replyTimeout a client that reads none of its replies for this long (the server's write to
  *                     it makes no progress) is disconnected, which gives back what its requests held
@@ -75,10 +77,11 @@ public record NbdLimits(int maxBlockBytes, long maxInFlightBytes, Duration hands
 
     /**
      * The most native memory the server's request buffers take, whatever clients do: every
-     * connection's reservation in use, as much again kept idle for reuse, and the shared pool.
+     * connection's reservation in use, as much again kept idle for reuse, one more reservation's
+     * worth of spare buffers kept for the next connections, and the shared pool.
      */
     public long memoryBound() {
-        return 2L * maxConnections * reservedBytesPerConnection + sharedBytes;
+        return (2L * maxConnections + 1) * reservedBytesPerConnection + sharedBytes;
     }
 
     public NbdLimits withMaxInFlightBytes(long bytes) {

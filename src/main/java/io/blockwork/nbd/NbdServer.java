@@ -84,6 +84,14 @@ public final class NbdServer implements AutoCloseable {
     private final ExportLookup exports;
     private final NbdLimits limits;
     private final MemoryBudget budget;
+    /**
+     * Idle buffers of ended connections for the next ones (a client like nbdcopy connects anew
+     * for every copy), at most one reservation's worth; shared with a server made beside this one,
+     * whose status and stop leave them to this one's ({@code sparesOwned} false), so a combined
+     * status counts them once. Closed when this server stops (started again, it works without them).
+     */
+    private final BufferPool spares;
+    private final boolean sparesOwned;
     private final ThreadStarter threads;
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     /** Connection ids, shared with a server made beside this one. */
@@ -118,7 +126,9 @@ public final class NbdServer implements AutoCloseable {
     }
 
     NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads) {
-        this(address, exports, limits, threads, new MemoryBudget(limits), new AtomicInteger(), new AtomicLong());
+        this(address, exports, limits, threads, new MemoryBudget(limits),
+                new BufferPool(limits.maxBlockBytes(), limits.reservedBytesPerConnection()), true,
+                new AtomicInteger(), new AtomicLong());
     }
 
     /**
@@ -128,16 +138,20 @@ public final class NbdServer implements AutoCloseable {
      * NbdLimits#memoryBound()} holds for both together; client ids are unique across both.
      */
     public NbdServer(SocketAddress address, NbdServer beside) {
-        this(address, beside.exports, beside.limits, beside.threads, beside.budget, beside.admitted, beside.ids);
+        this(address, beside.exports, beside.limits, beside.threads, beside.budget, beside.spares, false,
+                beside.admitted, beside.ids);
     }
 
     private NbdServer(SocketAddress address, ExportLookup exports, NbdLimits limits, ThreadStarter threads,
-                      MemoryBudget budget, AtomicInteger admitted, AtomicLong ids) {
+                      MemoryBudget budget, BufferPool spares, boolean sparesOwned, AtomicInteger admitted,
+                      AtomicLong ids) {
         this.address = Objects.requireNonNull(address, "address");
         this.exports = Objects.requireNonNull(exports, "exports");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.threads = Objects.requireNonNull(threads, "threads");
         this.budget = Objects.requireNonNull(budget, "budget");
+        this.spares = Objects.requireNonNull(spares, "spares");
+        this.sparesOwned = sparesOwned;
         this.admitted = Objects.requireNonNull(admitted, "admitted");
         this.ids = Objects.requireNonNull(ids, "ids");
     }
@@ -224,7 +238,7 @@ public final class NbdServer implements AutoCloseable {
                 }
                 Handshake.greet(client); // at once: the client waits for it (see ConnectionThreads)
                 long id = ids.incrementAndGet();
-                c = new Connection(this, id, client, client.getRemoteAddress(), limits, budget.open());
+                c = new Connection(this, id, client, client.getRemoteAddress(), limits, budget.open(), spares);
             } finally {
                 if (c == null) {
                     admitted.decrementAndGet(); // not admitted after all; forget() counts down the others
@@ -342,6 +356,9 @@ public final class NbdServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         connections.values().forEach(Connection::close);
+        if (sparesOwned) {
+            spares.close(); // frees them, and whatever connections still ending give back later
+        }
         LOG.log(Level.INFO, "NBD server stopped");
     }
 
@@ -367,7 +384,7 @@ public final class NbdServer implements AutoCloseable {
             accepting = acceptor != null && acceptor.isAlive();
         }
         long inFlight = 0;
-        long pooled = 0;
+        long pooled = sparesOwned ? spares.idleBytes() : 0;
         int n = 0;
         for (Connection c : connections.values()) {
             inFlight += c.inFlightBytes();

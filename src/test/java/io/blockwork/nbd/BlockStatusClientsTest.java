@@ -12,6 +12,7 @@ import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.engine.md.metadata.MetadataSpec;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,10 +152,14 @@ class BlockStatusClientsTest {
         DmTestDevices devs = new DmTestDevices();
         List<Disk> members = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            members.add(devs.disk("r10-m" + i, SIZE / 2 + (1 << 20)));
+            // 1 MiB for the volume's start in the array, 1 MiB for the data offset of md's v1.2 superblocks
+            members.add(devs.disk("r10-m" + i, SIZE / 2 + (2 << 20)));
         }
+        // with superblocks and a bitmap, as the API makes an array: a member's data starts at its data offset
         MdArray r10 = MdArray.create(MdArraySpec.of("r10", MdLevel.RAID10).withLayout(Raid10Layout.parse("n2"))
-                .withChunk(64 << 10).withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED), members);
+                .withChunk(64 << 10).withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED)
+                .withMetadata(MetadataSpec.v12(new MetadataSpec.Bitmap(64 << 10, MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP))),
+                members);
         stops.add(r10::stop);
         devs.add(r10);
         checkMapAndCopies("vol", devs.create("vol", "0 " + (SIZE / 512) + " linear r10 2048\n"));

@@ -103,7 +103,8 @@ class SilentClientsTest {
         NbdServerStatus after = nbd.server.status();
         assertThat(after.sharedBytesInUse()).isZero();
         assertThat(after.bytesInFlight()).isLessThanOrEqualTo(RESERVED);
-        assertThat(after.pooledBytes()).as("idle buffers of the attackers are freed").isLessThanOrEqualTo(RESERVED);
+        // What stays idle: the healthy client's buffers and the server's spares, at most a reservation each.
+        assertThat(after.pooledBytes()).as("idle buffers of the attackers are freed").isLessThanOrEqualTo(2 * RESERVED);
         healthy.assertStillServed("the attackers left");
         System.out.printf("silent-clients: held %d MiB of %d MiB bound during the attack; healthy client's "
                         + "longest write+read %d ms%n", during.bytesInFlight() >> 20, limits.memoryBound() >> 20,

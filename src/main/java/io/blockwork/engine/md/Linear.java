@@ -86,7 +86,7 @@ final class Linear implements Personality {
         long end = offset + length;
         for (long pos = offset; pos < end && !out.stopped(); i++) {
             long len = Math.min(end, starts[i + 1]) - pos;
-            devices[i].allocation(pos - starts[i], len, out);
+            devices[i].allocation(offsets[i] + pos - starts[i], len, out);
             pos += len;
         }
     }

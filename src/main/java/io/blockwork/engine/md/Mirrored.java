@@ -219,7 +219,7 @@ abstract sealed class Mirrored implements Personality, Redundancy permits Raid1,
                 Member m = readable(t, slotOf(placed), addrOf(placed), len);
                 if (m != null) {
                     Extents e = out.fresh();
-                    m.device().allocation(addrOf(placed), len, e);
+                    m.device().allocation(m.dataOffset() + addrOf(placed), len, e);
                     answers.add(e);
                 }
             }

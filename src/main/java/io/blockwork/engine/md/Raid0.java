@@ -77,7 +77,8 @@ final class Raid0 implements Personality {
             long inChunk = pos & (chunk - 1);
             long len = Math.min(end - pos, chunk - inChunk);
             long row = c / n;
-            devices[(int) (c - row * n)].allocation((row << chunkShift) + inChunk, len, out);
+            int dev = (int) (c - row * n);
+            devices[dev].allocation(offsets[dev] + (row << chunkShift) + inChunk, len, out);
             pos += len;
         }
     }

@@ -53,7 +53,9 @@ public record Raid10Layout(int near, int far, boolean offset) {
         if (text == null || text.isBlank()) {
             return N2;
         }
-        String t = text.trim().toLowerCase(Locale.ROOT);
+        // strip(), not trim(): trim() also drops control characters such as NUL, which would leave
+        // nothing to read where isBlank() saw something
+        String t = text.strip().toLowerCase(Locale.ROOT);
         char kind = t.charAt(0);
         if ((kind == 'n' || kind == 'f' || kind == 'o') && t.length() > 1 && t.substring(1).chars().allMatch(Character::isDigit)) {
             int copies = parseInt(t.substring(1), 10, text);

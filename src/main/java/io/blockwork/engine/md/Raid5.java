@@ -310,7 +310,7 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
             long addr = row * chunk + inChunk;
             Member m = reader(t, geo.dataDisk(row, k), addr, len);
             if (m != null) {
-                m.device().allocation(addr, len, out);
+                m.device().allocation(m.dataOffset() + addr, len, out);
             } else {
                 out.add(len, Allocation.DATA);
             }

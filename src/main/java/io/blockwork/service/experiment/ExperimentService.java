@@ -137,8 +137,8 @@ public class ExperimentService {
 
     /** Cancels the experiment if it runs (and returns it as recorded), else removes it from the history (null). */
     public ExperimentView cancel(long id) {
+        Running r = current.get(); // before the record, for the reason WorkloadService.cancel gives
         ExperimentRecord record = record(id);
-        Running r = current.get();
         if (r == null || r.id != id) {
             if (record.getState() == RunState.RUNNING) {
                 throw new ProblemException(Problem.CONFLICT, "experiment " + id + " is being recorded; try again");

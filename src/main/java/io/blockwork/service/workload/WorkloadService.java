@@ -183,8 +183,11 @@ public class WorkloadService {
      * (then null is returned).
      */
     public WorkloadView cancel(long id) {
-        WorkloadRecord record = record(id);
+        // the running entry first: the run saves its end before it leaves the map, so a record read
+        // after the entry is gone shows the end; read the other way round, a run ending in between
+        // looked "running" and absent at once
         Running r = running.get(id);
+        WorkloadRecord record = record(id);
         if (r == null) {
             if (record.getState() == RunState.RUNNING) {
                 throw new ProblemException(Problem.CONFLICT, "workload " + id + " is being recorded; try again");

@@ -48,7 +48,7 @@ class NbdHealthTest {
         mvc.perform(get("/actuator/health").with(admin())).andExpect(status().isOk())
                 .andExpect(jsonPath("$.components.nbd.status").value("UP"))
                 .andExpect(jsonPath("$.components.nbd.details.maxConnections").value(63))
-                .andExpect(jsonPath("$.components.nbd.details.memoryBoundBytes").value(63L * 8 * (1 << 20) + (256L << 20)))
+                .andExpect(jsonPath("$.components.nbd.details.memoryBoundBytes").value((2L * 63 + 1) * 4 * (1 << 20) + (256L << 20)))
                 .andExpect(jsonPath("$.components.nbd.details.failures").value(0));
 
         registry.register("nh-broken", DeviceKind.DISK, new ThrowingDevice("nh-broken"));

@@ -9,11 +9,13 @@ import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.snapshot.StoreType;
 import io.blockwork.engine.dm.targets.Snapshots;
+import io.blockwork.engine.dm.thin.ThinRig;
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.Raid10Layout;
 import io.blockwork.engine.md.SpeedLimits;
+import io.blockwork.engine.md.metadata.MetadataSpec;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -41,6 +43,8 @@ import org.junit.jupiter.api.Tag;
  * disks, and the layers that map them one to one or mirror them (md linear, raid0/1/10, dm
  * linear/striped, a volume's origin), it must equal the model exactly. Queries also start and
  * end at random sectors and run with a small extent limit, so partial answers are checked too.
+ * The md stacks carry v1.2 superblocks, as the API makes them by default: their data starts at a
+ * data offset on each member (metadata none is the same code with an offset of 0).
  */
 @Tag("unit")
 class AllocationPropertyTest {
@@ -53,7 +57,11 @@ class AllocationPropertyTest {
         MEMORY(true), FILE(true), MD_LINEAR(true), RAID0(true), RAID1(true), RAID10(true), RAID5(false),
         DM_LINEAR(true), DM_STRIPED(true), VOLUME_ON_RAID10(true),
         /** Writes go to the origin; the snapshot is checked (safe) and the origin (exact). */
-        ORIGIN_WITH_SNAPSHOT(true);
+        ORIGIN_WITH_SNAPSHOT(true),
+        /** A thin volume: a 64 KiB block is data once any of it is written (safe, not exact to the page). */
+        THIN(false),
+        /** Writes go to a thin origin after a thin snapshot of it; both checked (safe). */
+        THIN_ORIGIN_WITH_SNAPSHOT(false);
 
         final boolean exact;
 
@@ -106,7 +114,7 @@ class AllocationPropertyTest {
             long len = 512L * (1 + r.nextInt((int) ((queried.sizeBytes() - from) / 512)));
             check(queried, expected, from, len, limit, exact);
             if (rig.snapshot != null) {
-                check(rig.top, model, 0, rig.top.sizeBytes(), Integer.MAX_VALUE, true);
+                check(rig.top, model, 0, rig.top.sizeBytes(), Integer.MAX_VALUE, stack.exact);
             }
         } finally {
             rig.close();
@@ -180,7 +188,7 @@ class AllocationPropertyTest {
         final DmTestDevices devs = new DmTestDevices();
         final List<Runnable> closers = new ArrayList<>();
         final BlockDevice top;
-        MappedDevice snapshot;
+        BlockDevice snapshot;
         boolean[] frozen;
 
         Rig(Stack stack, Path dir) {
@@ -213,6 +221,15 @@ class AllocationPropertyTest {
                     yield devs.create("vol", "0 " + (SIZE / 512) + " linear r10 2048\n");
                 }
                 case ORIGIN_WITH_SNAPSHOT -> origin();
+                case THIN -> thinPool().newThin("thin", 1, SIZE);
+                case THIN_ORIGIN_WITH_SNAPSHOT -> {
+                    ThinRig pool = thinPool();
+                    MappedDevice volume = pool.newThin("thin", 1, SIZE);
+                    frozen = written(volume);
+                    pool.snapshot(volume, 1, 2);
+                    snapshot = pool.thin("thin-snap", 2, SIZE);
+                    yield volume;
+                }
             };
         }
 
@@ -220,12 +237,7 @@ class AllocationPropertyTest {
             disk("base", SIZE);
             disk("cow", SIZE * 2);
             MappedDevice volume = devs.create("vol", Snapshots.originTable("base", SIZE / 512));
-            // Something to keep: data in the first half, then the snapshot freezes it.
-            frozen = new boolean[(int) (SIZE / PAGE)];
-            Random r = new Random(7);
-            for (int i = 0; i < 40; i++) {
-                apply(volume, frozen, new Op(0, r.nextInt((int) (SIZE / 1024)), 1 + r.nextInt(24), r.nextBoolean()), r);
-            }
+            frozen = written(volume);
             try {
                 snapshot = devs.add(Snapshots.create(volume, "snap", devs.find("cow"), StoreType.TRANSIENT, 16, devs,
                         devs.config()));
@@ -233,6 +245,23 @@ class AllocationPropertyTest {
                 throw new AssertionError(e);
             }
             return volume;
+        }
+
+        /** Something to keep: data in the first half, which a snapshot then freezes. */
+        private static boolean[] written(BlockDevice volume) {
+            boolean[] pages = new boolean[(int) (SIZE / PAGE)];
+            Random r = new Random(7);
+            for (int i = 0; i < 40; i++) {
+                apply(volume, pages, new Op(0, r.nextInt((int) (SIZE / 1024)), 1 + r.nextInt(24), r.nextBoolean()), r);
+            }
+            return pages;
+        }
+
+        /** A thin pool with room for everything the sequences write to a volume and its snapshot. */
+        private ThinRig thinPool() {
+            ThinRig pool = new ThinRig(4L << 20, 2 * SIZE + (1 << 20));
+            closers.add(pool::close);
+            return pool;
         }
 
         private static MdArraySpec raid10() {
@@ -246,9 +275,12 @@ class AllocationPropertyTest {
         private MdArray md(MdArraySpec spec, int members, long each) {
             List<Disk> disks = new ArrayList<>();
             for (int i = 0; i < members; i++) {
-                disks.add(disk(spec.name() + "-m" + i, each));
+                // room for the superblock, bitmap and headroom before the data (1 MiB on disks this small)
+                disks.add(disk(spec.name() + "-m" + i, each + (1 << 20)));
             }
-            MdArray a = MdArray.create(spec.withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED), disks);
+            MdArraySpec withSuperblocks = spec.withMetadata(MetadataSpec.v12(spec.level().redundant()
+                    ? new MetadataSpec.Bitmap(64 << 10, MetadataSpec.Bitmap.DEFAULT_DAEMON_SLEEP) : null));
+            MdArray a = MdArray.create(withSuperblocks.withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED), disks);
             closers.add(a::stop);
             return a;
         }

@@ -48,6 +48,15 @@ class Raid10LayoutTest {
     }
 
     @Test
+    void controlCharactersAreABadLayoutNotAnEmptyOne() {
+        // the REST fuzzer's find: a lone NUL is not blank, but trim() made it empty
+        for (String text : new String[] {"\0", " \1 ", "\0n2"}) {
+            assertThatThrownBy(() -> Raid10Layout.parse(text)).isInstanceOf(MdArgumentException.class)
+                    .hasMessageStartingWith("layout: ");
+        }
+    }
+
+    @Test
     void farSetBitsAreRefusedWithTheReason() {
         assertThatThrownBy(() -> Raid10Layout.fromCode(0x40201)).hasMessageContaining("far-set bits");
     }

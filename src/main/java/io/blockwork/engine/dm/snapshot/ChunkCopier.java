@@ -38,7 +38,7 @@ interface ChunkCopier extends AutoCloseable {
      * the kcopyd-style thread doing every copy, completion and released write, two wake-ups per
      * origin write, and most of the CPU; here a copy costs no hand-off, and on devices that complete
      * at once the copy and the completion it drives run on the writer's own thread ({@link CopyStarts}
-     * keeps such copies from nesting on its stack). A merge's runs
+     * keeps such copies from nesting on its stack, and their buffers for the thread's next copies). A merge's runs
      * (many chunks, then a flush and a commit, then the next run) still go through the
      * {@link RegionCopier} {@code runs}, whose thread keeps that chain off the callers' stacks.
      */
@@ -54,14 +54,18 @@ interface ChunkCopier extends AutoCloseable {
             @Override
             public void copyChunk(BlockDevice from, long fromOffset, BlockDevice to, long toOffset, long length,
                                   Consumer<Boolean> done) {
-                CopyStarts.run(() -> {
-                    MemorySegment buffer = MemorySegment.ofArray(new byte[Math.toIntExact(length)]);
+                CopyStarts.run(starts -> {
+                    MemorySegment buffer = starts.buffer(Math.toIntExact(length));
                     from.submit(Bio.read(fromOffset, buffer, r -> {
                         if (!r.status().ok()) {
+                            starts.recycle(buffer);
                             done.accept(false);
                             return;
                         }
-                        to.submit(Bio.write(toOffset, buffer, BioFlags.NONE, w -> done.accept(w.status().ok())));
+                        to.submit(Bio.write(toOffset, buffer, BioFlags.NONE, w -> {
+                            starts.recycle(buffer);
+                            done.accept(w.status().ok());
+                        }));
                     }));
                 });
             }

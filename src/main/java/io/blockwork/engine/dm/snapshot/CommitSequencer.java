@@ -38,18 +38,35 @@ final class CommitSequencer {
         this.complete = complete;
     }
 
-    /** The copy for {@code pe} has finished (well or not). */
+    /**
+     * The copy for {@code pe} has finished (well or not). The common case, the next one in order
+     * with nobody draining, takes the lock twice (start, then find nothing more ready) and never
+     * goes through {@link #ready}; issue 20's profile had the queue's sift and a third lock
+     * acquisition on every completion.
+     */
     void finished(PendingException pe) {
+        PendingException p;
         synchronized (lock) {
-            ready.add(pe);
             if (draining) {
+                ready.add(pe);
                 return;
             }
+            if (pe.sequence != next) {
+                ready.add(pe);
+                p = ready.peek();
+                if (p.sequence != next) {
+                    return;
+                }
+                ready.poll();
+            } else {
+                p = pe;
+            }
+            next++;
             draining = true;
             drainer = Thread.currentThread();
         }
         while (true) {
-            PendingException p;
+            complete.accept(p);
             synchronized (lock) {
                 p = ready.peek();
                 if (p == null || p.sequence != next) {
@@ -60,7 +77,6 @@ final class CommitSequencer {
                 ready.poll();
                 next++;
             }
-            complete.accept(p);
         }
     }
 

@@ -23,6 +23,13 @@ final class CowThrottle {
     /** Retries, oldest first. */
     @GuardedBy("lock")
     private final ArrayDeque<Runnable> waiters = new ArrayDeque<>();
+    /**
+     * True while {@link #waiters} may be non-empty: written under {@link #lock}, read without it
+     * by {@link #endCopy}, so that a copy ending below the cap (nearly every one) takes no lock.
+     * Set before a writer checks the count again and queues, read after a copy's decrement: either
+     * the writer sees the decrement, or the ending copy sees the flag (both are volatile accesses).
+     */
+    private volatile boolean mayHaveWaiters;
 
     /** @param capBytes copies in flight beyond which writes wait; 0 for no cap */
     CowThrottle(long capBytes) {
@@ -35,7 +42,9 @@ final class CowThrottle {
             return true;
         }
         synchronized (lock) {
+            mayHaveWaiters = true;
             if (inProgress.get() <= capBytes) {
+                mayHaveWaiters = !waiters.isEmpty();
                 return true;
             }
             waiters.add(retry);
@@ -49,8 +58,8 @@ final class CowThrottle {
 
     /** A copy ended; if that brings the count to the cap or below, queued writes run now, here. */
     void endCopy(long bytes) {
-        // Decrement first, then look under the lock: a writer that queued after checking saw the old count.
-        if (inProgress.addAndGet(-bytes) > capBytes) {
+        // Decrement first, then look: a writer that queued after checking saw the old count.
+        if (inProgress.addAndGet(-bytes) > capBytes || !mayHaveWaiters) {
             return;
         }
         List<Runnable> wake;
@@ -60,6 +69,7 @@ final class CowThrottle {
             }
             wake = new ArrayList<>(waiters);
             waiters.clear();
+            mayHaveWaiters = false;
         }
         wake.forEach(Runnable::run);
     }

@@ -46,8 +46,9 @@ public sealed interface ExceptionStore permits TransientStore, PersistentStore {
     long chunkSectors();
 
     /**
-     * Allocates the COW chunk for a new exception, or returns {@link #NO_SPACE}. The caller holds
-     * the snapshot's allocation lock (so calls never overlap); never blocks.
+     * Allocates the COW chunk for a new exception, or returns {@link #NO_SPACE}; never blocks. The
+     * caller holds the snapshot's allocation lock (so calls never overlap), except on a transient
+     * store, whose allocation is thread-safe and which {@code fine} calls without it.
      */
     long prepareException();
 

@@ -375,18 +375,32 @@ public final class Snapshot {
 
     /* ---- Pending exceptions ---- */
 
-    /** With the chunk locked: allocates {@code pe}'s COW chunk and inserts it; false if the store is full. */
+    /**
+     * With the chunk locked: allocates {@code pe}'s COW chunk and inserts it; false if the store is
+     * full. The allocation lock pairs the COW chunk with its place in commit order; where commits
+     * are not ordered ({@code fine} on a transient store) the store's own atomic allocation is
+     * enough, and the one lock every new exception took is gone from that path (issue 20: at eight
+     * workers on two cores, a writer descheduled while holding it held up every other writer).
+     */
     private boolean insertPending(PendingException pe) {
-        locks.lockAllocation();
-        try {
+        if (commitsInOrder) {
+            locks.lockAllocation();
+            try {
+                long n = store.prepareException();
+                if (n == ExceptionStore.NO_SPACE) {
+                    return false;
+                }
+                pe.newChunk = n;
+                pe.sequence = startSequence++;
+            } finally {
+                locks.unlockAllocation();
+            }
+        } else {
             long n = store.prepareException();
             if (n == ExceptionStore.NO_SPACE) {
                 return false;
             }
             pe.newChunk = n;
-            pe.sequence = startSequence++;
-        } finally {
-            locks.unlockAllocation();
         }
         pending.insert(pe);
         pendingCount.incrementAndGet();

@@ -14,8 +14,11 @@ public final class TransientStore implements ExceptionStore {
 
     private final BlockDevice cow;
     private final long chunkSectors;
-    /** Next free sector; written under the snapshot's allocation lock, read by status. */
-    private volatile long nextFree;
+    /**
+     * Next free sector. Taken by compare-and-set: {@code fine} allocates from a transient store
+     * without the allocation lock (nothing to keep in commit order), {@code global} under its lock.
+     */
+    private final AtomicLong nextFree = new AtomicLong();
     private final AtomicLong exceptions = new AtomicLong();
 
     public TransientStore(BlockDevice cow, long chunkSectors) {
@@ -36,11 +39,13 @@ public final class TransientStore implements ExceptionStore {
     @Override
     public long prepareException() {
         long size = cow.sizeBytes() >> 9;
-        long at = nextFree;
-        if (size < at + chunkSectors) {
-            return NO_SPACE;
-        }
-        nextFree = at + chunkSectors;
+        long at;
+        do {
+            at = nextFree.get();
+            if (size < at + chunkSectors) {
+                return NO_SPACE;
+            }
+        } while (!nextFree.compareAndSet(at, at + chunkSectors));
         return at / chunkSectors;
     }
 
@@ -52,7 +57,7 @@ public final class TransientStore implements ExceptionStore {
 
     @Override
     public Usage usage() {
-        return new Usage(nextFree, cow.sizeBytes() >> 9, 0);
+        return new Usage(nextFree.get(), cow.sizeBytes() >> 9, 0);
     }
 
     @Override

@@ -2,8 +2,10 @@ package io.blockwork.engine.dm.targets;
 
 import static io.blockwork.engine.dm.TargetType.version;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.dm.ArgBound;
 import io.blockwork.engine.dm.DeviceRange;
@@ -88,6 +90,28 @@ public final class ThinTarget implements Target {
     public EndIo endIo(Bio bio, IoStatus status) {
         thin.endIo(bio);
         return EndIo.done(status);
+    }
+
+    /**
+     * From the mapping tree: an unmapped block reads as zeros, so it is a hole; a mapped one is data
+     * (the data device is not asked: a provisioned block is written, or zeroed, in full). A pool
+     * that failed reports data, as its reads fail. A write in flight may or may not be counted yet.
+     */
+    @Override
+    public void allocation(long offset, long length, Extents out) {
+        if (pool.mode() == PoolMode.FAIL) {
+            out.add(length, Allocation.DATA);
+            return;
+        }
+        long blockBytes = blockSectors << 9;
+        long end = offset + length;
+        for (long pos = offset; pos < end && !out.stopped(); ) {
+            long block = pos / blockBytes;
+            PoolMetadata.Run run = pool.metadata().runAt(thin.dev(), block, (end - 1) / blockBytes - block + 1);
+            long runEnd = Math.min(end, (block + run.blocks()) * blockBytes);
+            out.add(runEnd - pos, run.mapped() ? Allocation.DATA : Allocation.HOLE);
+            pos = runEnd;
+        }
     }
 
     @Override

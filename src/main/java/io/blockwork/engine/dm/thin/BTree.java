@@ -73,6 +73,26 @@ final class BTree {
         return n.count == 0 ? NOT_FOUND : n.keys[n.count - 1];
     }
 
+    /**
+     * The smallest key at or above {@code key}, or {@link #NOT_FOUND}. Walks on to the next child
+     * when the one {@code key} routes to holds nothing at or above it.
+     */
+    long ceilingKey(long root, long key) {
+        Node n = space.node(root);
+        if (n.leaf) {
+            int i = n.search(key);
+            int at = i >= 0 ? i : -i - 1;
+            return at < n.count ? n.keys[at] : NOT_FOUND;
+        }
+        for (int i = n.childIndex(key); i < n.count; i++) {
+            long found = ceilingKey(n.values[i], key);
+            if (found != NOT_FOUND) {
+                return found;
+            }
+        }
+        return NOT_FOUND;
+    }
+
     /** True if a node on the way to {@code key}, the root included, has more than one reference. */
     boolean pathShared(long root, long key) {
         long b = root;

@@ -445,6 +445,39 @@ public final class PoolMetadata {
         }
     }
 
+    /** Virtual blocks that are all mapped or all unmapped, as {@link #runAt} finds them. */
+    public record Run(boolean mapped, long blocks) {}
+
+    /** Mapped blocks counted in one hold of the lock, at most: a long run is asked for again. */
+    private static final long RUN_PER_HOLD = 1024;
+
+    /**
+     * From {@code vblock} on, up to {@code maxBlocks} virtual blocks of {@code dev} that are all
+     * mapped or all unmapped (BLOCK_STATUS: an unmapped block reads as zeros). An unmapped run is
+     * found with one walk of the tree; a mapped one block by block, at most {@value #RUN_PER_HOLD}
+     * a call, so the lock is never held long.
+     */
+    public Run runAt(long dev, long vblock, long maxBlocks) {
+        lock.readLock().lock();
+        try {
+            long root = tree.lookup(devicesRoot, dev);
+            if (root == BTree.NOT_FOUND) {
+                return new Run(false, maxBlocks);
+            }
+            if (tree.lookup(root, vblock) == BTree.NOT_FOUND) {
+                long next = tree.ceilingKey(root, vblock);
+                return new Run(false, next == BTree.NOT_FOUND ? maxBlocks : Math.min(maxBlocks, next - vblock));
+            }
+            long n = 1;
+            for (long cap = Math.min(maxBlocks, RUN_PER_HOLD); n < cap && tree.lookup(root, vblock + n) != BTree.NOT_FOUND; ) {
+                n++;
+            }
+            return new Run(true, n);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** {@link #findForWrite}'s answer: the mapping as {@link #find} gives it, and a new block or why there is none. */
     public record Found(long mapping, long newBlock) {}
 

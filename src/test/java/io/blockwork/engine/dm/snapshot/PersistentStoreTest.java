@@ -26,6 +26,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -218,6 +221,45 @@ class PersistentStoreTest {
         assertThat(failed).hasValue(0);
         assertThat(cow.counters().flushes() - flushesBefore).as("metadata writes (PREFLUSH|FUA) for 64 commits").isEqualTo(1);
         assertThat(Snapshots.status((MappedDevice) devs.find("s")).orElseThrow().exceptions()).isEqualTo(n);
+    }
+
+    /**
+     * The store keeps its current area encoded and adds only new entries to it (issue 20): a merge
+     * that forgets the newest exceptions, then new commits in their place, must still leave on
+     * disk exactly the live entries, in order, as a reopened store reads them back.
+     */
+    @Test
+    void commitsAfterAMergedRunLeaveExactlyTheLiveEntriesOnDisk() throws Exception {
+        DmTestDevices devs = new DmTestDevices();
+        Disk cow = devs.disk("cow", SIZE);
+        Disk origin = devs.disk("base", SIZE);
+        // 512-byte chunks: 32 entries per area; 40 commits fill area 0 and start area 1.
+        PersistentStore store = PersistentStore.open(cow, StoreType.PERSISTENT, 1, origin, (o, n) -> { });
+        List<long[]> live = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            live.add(new long[] {100L + i, commit(store, 100L + i)});
+        }
+        ExceptionStore.MergeRun run = store.prepareMerge();
+        assertThat(run.count()).as("the 8 entries of area 1 are one consecutive run").isEqualTo(8);
+        CountDownLatch merged = new CountDownLatch(1);
+        store.commitMerge(5, st -> merged.countDown());
+        assertThat(merged.await(30, TimeUnit.SECONDS)).isTrue();
+        live.subList(35, 40).clear();
+        for (int i = 0; i < 3; i++) {
+            live.add(new long[] {500L + i, commit(store, 500L + i)});
+        }
+        List<long[]> read = new ArrayList<>();
+        PersistentStore.open(cow, StoreType.PERSISTENT, 0, origin, (o, n) -> read.add(new long[] {o, n}));
+        assertThat(read).usingElementComparator((a, b) -> Arrays.compare(a, b)).containsExactlyElementsOf(live);
+    }
+
+    /** Prepares and commits one exception for {@code oldChunk}; its COW chunk once the commit is durable. */
+    private static long commit(PersistentStore store, long oldChunk) throws InterruptedException {
+        long n = store.prepareException();
+        CountDownLatch done = new CountDownLatch(1);
+        store.commitException(oldChunk, n, true, ok -> done.countDown());
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        return n;
     }
 
     @Test
