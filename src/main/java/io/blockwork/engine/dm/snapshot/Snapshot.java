@@ -386,24 +386,28 @@ public final class Snapshot {
         if (commitsInOrder) {
             locks.lockAllocation();
             try {
-                long n = store.prepareException();
-                if (n == ExceptionStore.NO_SPACE) {
+                if (!allocateChunk(pe)) {
                     return false;
                 }
-                pe.newChunk = n;
                 pe.sequence = startSequence++;
             } finally {
                 locks.unlockAllocation();
             }
-        } else {
-            long n = store.prepareException();
-            if (n == ExceptionStore.NO_SPACE) {
-                return false;
-            }
-            pe.newChunk = n;
+        } else if (!allocateChunk(pe)) {
+            return false;
         }
         pending.insert(pe);
         pendingCount.incrementAndGet();
+        return true;
+    }
+
+    /** {@code pe}'s COW chunk from the store; false if the store is full. */
+    private boolean allocateChunk(PendingException pe) {
+        long n = store.prepareException();
+        if (n == ExceptionStore.NO_SPACE) {
+            return false;
+        }
+        pe.newChunk = n;
         return true;
     }
 

@@ -538,13 +538,13 @@ public final class PoolMetadata {
             // runs under the exclusive lock for every write that provisions or breaks sharing:
             // the trees' heights and the device's root are looked up once (MappingPath)
             MappingPath p = mappingPath(dev);
-            Reservation r = new Reservation(pathsBound(p) + refcountBound(p.refHeight()), cascadeBound(p, dev, vblock, 1));
+            Reservation r = newMapping(p, dev, vblock);
             if (!fits(r, p) && data.pendingCount() > 0) {
                 // The refcount reserve holds a copy of the whole refcount tree while counts are
                 // pending; writing them now gives back what they do not take.
                 data.applyPending();
                 p = mappingPath(dev);
-                r = new Reservation(pathsBound(p) + refcountBound(p.refHeight()), cascadeBound(p, dev, vblock, 1));
+                r = newMapping(p, dev, vblock);
             }
             if (!fits(r, p)) {
                 return NO_METADATA_SPACE;
@@ -562,6 +562,11 @@ public final class PoolMetadata {
             failure = e.getMessage();
             return NO_METADATA_SPACE;
         }
+    }
+
+    /** What a new mapping of {@code (dev, vblock)} reserves: its paths and one refcount change, and its cascade. */
+    private Reservation newMapping(MappingPath p, long dev, long vblock) {
+        return new Reservation(pathsBound(p) + refcountBound(p.refHeight()), cascadeBound(p, dev, vblock, 1));
     }
 
     /** True if the free metadata covers {@code r} besides what is held already. Caller holds the write lock. */
