@@ -9,9 +9,11 @@ import static io.blockwork.support.Requests.readData;
 import static io.blockwork.support.Requests.viewer;
 import static io.blockwork.support.Requests.writeData;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.patch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -154,6 +156,40 @@ class BadInputTest {
                         .content("{\"name\":\"bi-md\",\"level\":\"raid1\",\"members\":[\"" + DISK + "\"],"
                                 + "\"spares\":[null]}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("spares[0]"));
+        assertNothingChanged();
+    }
+
+    /** A number too large for its field is the field's fault, not broken JSON. */
+    @Test
+    void integerOutOfRange() throws Exception {
+        mvc.perform(createDisk("{\"name\":\"bi-int\",\"type\":\"memory\",\"size\":\"1MiB\",\"queueDepth\":99999999999}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("queueDepth"))
+                .andExpect(jsonPath("$.detail").value(containsString("99999999999")));
+        mvc.perform(patch("/api/v1/disks/{n}", DISK).with(admin()).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"latency\":{\"read\":\"1ms\"},\"queueDepth\":-99999999999}"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("queueDepth"));
+        assertNothingChanged();
+    }
+
+    /** Valid JSON of the wrong shape is refused as an invalid request, without naming the server's classes. */
+    @Test
+    void bodyThatIsNotAnObject() throws Exception {
+        for (String body : new String[] {"[]", "\"bi-disk\"", "42"}) {
+            mvc.perform(createDisk(body)).andExpect(problem(400, "validation-failed"))
+                    .andExpect(jsonPath("$.detail").value("the body must be a JSON object"));
+        }
+        assertNothingChanged();
+    }
+
+    /** A negative length is called negative, and an offset near the largest long gives no wrapped-round range. */
+    @Test
+    void negativeLengthAndOverflowingRange() throws Exception {
+        mvc.perform(readData(DISK, 0, -512)).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("length"))
+                .andExpect(jsonPath("$.detail").value("length must be positive, not -512"));
+        mvc.perform(readData(DISK, Long.MAX_VALUE - 511, 1024)).andExpect(problem(400, "out-of-range"))
+                .andExpect(jsonPath("$.detail").value("1024 bytes at offset " + (Long.MAX_VALUE - 511)
+                        + " are not inside " + DISK + ", which has 1048576 bytes"));
         assertNothingChanged();
     }
 

@@ -30,6 +30,7 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -46,6 +47,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final System.Logger LOG = System.getLogger(ProblemAdvice.class.getName());
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
+    private static final Pattern NUMBER = Pattern.compile("\\((-?[0-9][0-9.eE+-]*)\\)");
 
     @ExceptionHandler(ProblemException.class)
     ResponseEntity<Object> problem(ProblemException e, HttpServletRequest request) {
@@ -147,6 +149,20 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             };
             return ProblemBodies.response(Problem.VALIDATION_FAILED, detail, field, Map.of(), headers, request);
         }
+        // A number too large for its field ("queueDepth": 99999999999): the parser refuses it, but
+        // the JSON is fine and the field is known.
+        if (n.getCause() instanceof InputCoercionException c && !c.getPath().isEmpty()) {
+            String field = jsonPath(c);
+            return ProblemBodies.response(Problem.VALIDATION_FAILED, field + ": " + outOfRange(c), field, Map.of(),
+                    headers, request);
+        }
+        // Valid JSON of the wrong shape ([], "x", 42) where an object was expected; Jackson's own
+        // message names the server's class. (Its parser is closed by now, so the message tells.)
+        if (n.getCause() instanceof MismatchedInputException m && m.getPath().isEmpty()
+                && m.getOriginalMessage() != null && m.getOriginalMessage().startsWith("Cannot ")) {
+            return ProblemBodies.response(Problem.VALIDATION_FAILED, "the body must be a JSON object", null,
+                    Map.of(), headers, request);
+        }
         if (n.getCause() instanceof StreamReadException s && s.getOriginalMessage() != null
                 && s.getOriginalMessage().startsWith("Duplicate")) {
             String field = duplicateField(s);
@@ -178,7 +194,17 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return m.find() ? m.group(1) : "";
     }
 
-    private static String jsonPath(DatabindException d) {
+    /** "99999999999 is out of range (-2147483648..2147483647)", from Jackson's "Numeric value (…) out of range of `int`". */
+    private static String outOfRange(InputCoercionException c) {
+        Matcher number = NUMBER.matcher(Objects.requireNonNullElse(c.getOriginalMessage(), ""));
+        String value = number.find() ? number.group(1) : "the number";
+        Class<?> type = c.getTargetType();
+        String range = type == int.class || type == Integer.class ? Integer.MIN_VALUE + ".." + Integer.MAX_VALUE
+                : type == long.class || type == Long.class ? Long.MIN_VALUE + ".." + Long.MAX_VALUE : null;
+        return value + " is out of range" + (range == null ? "" : " (" + range + ")");
+    }
+
+    private static String jsonPath(JacksonException d) {
         StringBuilder path = new StringBuilder();
         for (JacksonException.Reference r : d.getPath()) {
             if (r.getPropertyName() != null) {

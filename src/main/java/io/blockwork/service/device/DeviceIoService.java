@@ -74,7 +74,8 @@ public class DeviceIoService {
 
     private static void checkTransfer(long length, String field) {
         if (length <= 0) {
-            throw ProblemException.invalid(field, field + " must not be empty");
+            throw ProblemException.invalid(field, length == 0 ? field + " must not be empty"
+                    : field + " must be positive, not " + length);
         }
         if (length > MAX_TRANSFER_BYTES) {
             throw new ProblemException(Problem.PAYLOAD_TOO_LARGE, "one request moves at most "
@@ -97,7 +98,8 @@ public class DeviceIoService {
         }
         long size = device.sizeBytes();
         if (offset > size || length > size - offset) {
-            throw new ProblemException(Problem.OUT_OF_RANGE, "bytes " + offset + ".." + (offset + length)
+            // offset + length may overflow a long: name the range by its start and length
+            throw new ProblemException(Problem.OUT_OF_RANGE, length + " bytes at offset " + offset
                     + " are not inside " + device.name() + ", which has " + size + " bytes")
                     .atField("offset").with("sizeBytes", size);
         }
