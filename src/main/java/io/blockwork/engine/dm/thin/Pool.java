@@ -95,6 +95,10 @@ public final class Pool {
     private final ReentrantLock spaceLock = new ReentrantLock();
     /** Guarded by {@link #spaceLock}. */
     private List<Waiting> noSpace = new ArrayList<>();
+    /** Writes waiting for metadata reservations to come back ({@link #awaitReservations}). Guarded by {@link #spaceLock}. */
+    private List<Runnable> awaitingReservations = new ArrayList<>();
+    /** True while {@link #awaitingReservations} may be non-empty; written under {@link #spaceLock}, read without it. */
+    private volatile boolean reservationWaiters;
     /** Guarded by {@link #spaceLock}. */
     private boolean timeoutArmed;
 
@@ -555,6 +559,45 @@ public final class Pool {
         } finally {
             spaceLock.unlock();
         }
+    }
+
+    /**
+     * The metadata could not cover a write's reservation while other writes' reservations were
+     * held ({@link PoolMetadata#METADATA_RESERVED}): queue it until one is given back. Checking
+     * {@code released} after queueing, against {@link #reservationReleased} setting the counter
+     * before reading {@link #reservationWaiters}, leaves no wake-up lost (both volatile).
+     */
+    void awaitReservations(Runnable retry, long released) {
+        spaceLock.lock();
+        try {
+            awaitingReservations.add(retry);
+            reservationWaiters = true;
+        } finally {
+            spaceLock.unlock();
+        }
+        if (metadata.reservationsReleased() != released) {
+            retryAwaitingReservations();
+        }
+    }
+
+    /** A write inserted or abandoned its allocation, giving its metadata reservation back. */
+    void reservationReleased() {
+        if (reservationWaiters) {
+            retryAwaitingReservations();
+        }
+    }
+
+    private void retryAwaitingReservations() {
+        List<Runnable> again;
+        spaceLock.lock();
+        try {
+            again = awaitingReservations;
+            awaitingReservations = new ArrayList<>();
+            reservationWaiters = false;
+        } finally {
+            spaceLock.unlock();
+        }
+        again.forEach(Runnable::run);
     }
 
     /** Runs the queued writes again (the pool grew, or a commit freed blocks). */

@@ -63,6 +63,11 @@ public final class PoolMetadata {
     public static final long NO_DATA_SPACE = -1;
     /** {@link #allocate}: not enough free metadata to record the mapping. */
     public static final long NO_METADATA_SPACE = -2;
+    /**
+     * {@link #allocate}: not enough free metadata now, but allocated mappings not inserted yet hold
+     * reservations they will give back ({@link #reservationsReleased} moves): wait, then try again.
+     */
+    public static final long METADATA_RESERVED = -3;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final BlockDevice device;
@@ -93,6 +98,8 @@ public final class PoolMetadata {
     private final Map<Long, Reservation> reservations = new HashMap<>();
     private long reservedBase;
     private long reservedCascade;
+    /** Written under the write lock, read without it ({@link #reservationsReleased}). */
+    private volatile long reservationsReleased;
     private String failure;
     /**
      * Free data and metadata blocks and the metadata total as of the last allocation or commit,
@@ -547,7 +554,9 @@ public final class PoolMetadata {
                 r = newMapping(p, dev, vblock);
             }
             if (!fits(r, p)) {
-                return NO_METADATA_SPACE;
+                // Reservations are worst cases: hundreds of writes in flight may hold more than is
+                // free although their inserts will use little of it. Only with none held is it full.
+                return reservations.isEmpty() ? NO_METADATA_SPACE : METADATA_RESERVED;
             }
             long b = data.alloc();
             if (b < 0) {
@@ -627,7 +636,16 @@ public final class PoolMetadata {
         if (r != null) {
             reservedBase -= r.base();
             reservedCascade -= r.cascade();
+            reservationsReleased++;
         }
+    }
+
+    /**
+     * How many reservations were given back so far: read before {@link #allocate}, then a write
+     * that got {@link #METADATA_RESERVED} knows whether one came back meanwhile (no lost wake-up).
+     */
+    public long reservationsReleased() {
+        return reservationsReleased;
     }
 
     /** Metadata blocks the allocated-but-not-inserted mappings and the pending counts may still take. Caller holds the lock. */

@@ -262,17 +262,18 @@ public final class Thin {
          * then an exclusive one, each of which may park behind other writers).
          */
         void decideWrite() {
+            long released = metadata.reservationsReleased();
             PoolMetadata.Found f = metadata.findForWrite(dev, vb);
             long r = f.mapping();
             if (r != PoolMetadata.UNMAPPED && (r & PoolMetadata.SHARED) == 0) {
                 inPlace(r);
             } else if (r == PoolMetadata.UNMAPPED) {
-                if (allocated(f.newBlock(), this::provision)) {
+                if (allocated(f.newBlock(), this::provision, released)) {
                     provisionNew();
                 }
             } else {
                 long old = r & ~PoolMetadata.SHARED;
-                if (allocated(f.newBlock(), () -> breakSharing(old))) {
+                if (allocated(f.newBlock(), () -> breakSharing(old), released)) {
                     breakSharingNew(old);
                 }
             }
@@ -288,13 +289,21 @@ public final class Thin {
         }
 
         private boolean allocate(Runnable retry) {
-            return allocated(metadata.allocate(dev, vb), retry);
+            long released = metadata.reservationsReleased();
+            return allocated(metadata.allocate(dev, vb), retry, released);
         }
 
-        /** Takes a block {@link PoolMetadata#allocate} gave, or deals with its refusal (false). */
-        private boolean allocated(long b, Runnable retry) {
+        /**
+         * Takes a block {@link PoolMetadata#allocate} gave, or deals with its refusal (false);
+         * {@code released} is {@link PoolMetadata#reservationsReleased} read before it.
+         */
+        private boolean allocated(long b, Runnable retry, long released) {
             if (b == PoolMetadata.NO_DATA_SPACE) {
                 pool.outOfDataSpace(retry, this::finish);
+                return false;
+            }
+            if (b == PoolMetadata.METADATA_RESERVED) {
+                pool.awaitReservations(retry, released);
                 return false;
             }
             if (b == PoolMetadata.NO_METADATA_SPACE) {
@@ -404,6 +413,7 @@ public final class Thin {
 
         private void abandon(IoStatus s) {
             metadata.abandon(newBlock);
+            pool.reservationReleased();
             finish(s);
         }
 
@@ -415,6 +425,8 @@ public final class Thin {
                 pool.fail(e.getMessage());
                 finish(IoStatus.IO_ERROR);
                 return;
+            } finally {
+                pool.reservationReleased();
             }
             finishAfterCommitIfFua();
         }

@@ -201,6 +201,36 @@ class ThinSpaceTest {
         }
     }
 
+    /**
+     * Many provisioning writes in flight at once (nbdcopy keeps hundreds) each reserve metadata
+     * for their insert; together the reservations may exceed the free metadata although little of
+     * it will be used. That is not "out of metadata space": the writes that do not fit wait for
+     * the others' inserts to give their reservations back, and the pool stays read-write.
+     */
+    @Test
+    void writesInFlightThatReserveMoreMetadataThanIsFreeWaitInsteadOfTurningThePoolReadOnly() throws Exception {
+        try (Growable g = new Growable(48, 64, 0, "", Duration.ofSeconds(60), 254)) {
+            MappedDevice thin = g.thin();
+            g.data.suspend(); // the data writes queue here, so every allocation stays reserved
+            int writes = 48;
+            CompletableFuture<?>[] done = new CompletableFuture<?>[writes];
+            for (int b = 0; b < writes; b++) {
+                CompletableFuture<IoStatus> f = new CompletableFuture<>();
+                done[b] = f;
+                thin.submit(Bio.of(BioOp.WRITE, b * BLOCK, 4096, BioFlags.NONE, pattern(b, 4096),
+                        bio -> f.complete(bio.status())));
+            }
+            g.data.resume();
+            CompletableFuture.allOf(done).get();
+            for (int b = 0; b < writes; b++) {
+                assertThat(done[b].get()).as("write to block %d", b).isEqualTo(IoStatus.OK);
+                assertThat(read(thin, b * BLOCK, 4096).mismatch(pattern(b, 4096))).isEqualTo(-1);
+            }
+            assertThat(g.pool.statusText()).contains(" " + writes + "/64 - rw ");
+            assertThat(MetadataCheck.run(g.poolObject().metadata())).isEmpty();
+        }
+    }
+
     @Test
     void metadataIsProportionalToTheDataWrittenNotToTheVirtualSize() {
         DmTestDevices devs = new DmTestDevices();
