@@ -64,7 +64,7 @@ public class ThinVolumeService {
         return management.apply(changes -> {
             ThinPoolRecord pool = pools.local(poolName);
             DeviceNames.require(name, "name");
-            long requested = checkSize(sizeBytes);
+            long requested = checkChunks(checkSize(sizeBytes), pool);
             long size = Math.ceilDiv(requested, pool.getBlockSizeBytes()) * pool.getBlockSizeBytes();
             ThinVolumeRecord existing = volumes.find(name).orElse(null);
             if (existing != null && !existing.snapshot() && existing.getThinPoolId() == pool.getId()
@@ -119,8 +119,8 @@ public class ThinVolumeService {
             }
             long requested = record.getSizeBytes();
             if (change.sizeBytes() != null || change.deltaBytes() != null) {
-                requested = change.sizeBytes() != null ? checkSize(change.sizeBytes())
-                        : checkSize(record.getSizeBytes() + change.deltaBytes());
+                requested = checkChunks(change.sizeBytes() != null ? checkSize(change.sizeBytes())
+                        : checkSize(record.getSizeBytes() + change.deltaBytes()), pool);
                 resize(pool, record, requested, change.allowShrink(), changes);
             }
             if (change.newName() != null && !change.newName().equals(name)) {
@@ -264,6 +264,16 @@ public class ThinVolumeService {
         if (bytes <= 0 || bytes % 512 != 0) {
             throw ProblemException.invalid("size", "a volume's size is a positive whole number of 512-byte sectors, not "
                     + bytes + " bytes").with("sectorSize", 512);
+        }
+        return bytes;
+    }
+
+    /** dm-thin maps at most 2^40 chunks of a thin device (the table would not load). */
+    private static long checkChunks(long bytes, ThinPoolRecord pool) {
+        if (Math.ceilDiv(bytes, pool.getBlockSizeBytes()) > 1L << 40) {
+            throw ProblemException.invalid("size", "a thin volume has at most 2^40 chunks (of "
+                    + ByteUnits.human(pool.getBlockSizeBytes()) + " in pool " + pool.getName() + "), not "
+                    + ByteUnits.human(bytes));
         }
         return bytes;
     }

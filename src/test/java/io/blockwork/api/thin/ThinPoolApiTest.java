@@ -257,6 +257,13 @@ class ThinPoolApiTest {
         mvc.perform(createVolume("tp4", "tp4-v", "1MiB")).andExpect(status().isCreated());
         mvc.perform(createVolume("tp4", "tp4-v", "1MiB")).andExpect(status().isOk());
         mvc.perform(createVolume("tp4", "tp4-v", "2MiB")).andExpect(problem(409, "name-taken"));
+        // more than 2^40 chunks is a bad size, not a conflict of a volume that "cannot start"
+        mvc.perform(createVolume("tp4", "tp4-huge", "8388607TiB"))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+        mvc.perform(getVolume("tp4", "tp4-huge")).andExpect(status().isNotFound());
+        mvc.perform(resize("tp4", "tp4-v", "8388607TiB", false))
+                .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"));
+        mvc.perform(getVolume("tp4", "tp4-v")).andExpect(jsonPath("$.sizeBytes").value(1 << 20));
         mvc.perform(snapshot("tp4", "tp4-v", "{\"name\":\"tp4-v\"}")).andExpect(problem(409, "name-taken"));
         mvc.perform(deleteVolume("tp4", "tp4-v")).andExpect(status().isNoContent());
         mvc.perform(deletePool("tp4")).andExpect(status().isNoContent());
