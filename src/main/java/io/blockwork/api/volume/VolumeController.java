@@ -4,6 +4,7 @@ import io.blockwork.api.volume.VolumeBodies.ChangeVolume;
 import io.blockwork.api.volume.VolumeBodies.CreateVolume;
 import io.blockwork.api.volume.VolumeBodies.RenameVolume;
 import io.blockwork.api.volume.VolumeBodies.Volume;
+import io.blockwork.service.problem.ProblemException;
 import io.blockwork.service.thin.ThinPoolService;
 import io.blockwork.service.thin.ThinVolumeService;
 import io.blockwork.service.volume.VolumeChange;
@@ -114,9 +115,15 @@ class VolumeController {
             + "while the volume is exported or used.")
     ResponseEntity<Volume> renameVolume(@PathVariable String pool, @PathVariable String name,
                                         @Valid @RequestBody RenameVolume body) {
-        VolumeView renamed = thinPools.isThin(pool)
-                ? thinVolumes.change(pool, name, VolumeChange.rename(body.newName())).volume()
-                : volumes.rename(pool, name, body.newName());
+        VolumeView renamed;
+        try {
+            renamed = thinPools.isThin(pool)
+                    ? thinVolumes.change(pool, name, VolumeChange.rename(body.newName())).volume()
+                    : volumes.rename(pool, name, body.newName());
+        } catch (ProblemException e) {
+            // the services speak PATCH's field; this request's is newName
+            throw "name".equals(e.field()) ? e.atField("newName") : e;
+        }
         return ResponseEntity.ok().location(location(renamed)).body(Volume.of(renamed));
     }
 

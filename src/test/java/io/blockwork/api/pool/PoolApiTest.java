@@ -171,6 +171,12 @@ class PoolApiTest {
         mvc.perform(post(POOLS + "/pa-ren/volumes/pa-ren-b/rename").with(admin())
                 .contentType(MediaType.APPLICATION_JSON).content("{\"newName\":\"pa-ren-c\"}"))
                 .andExpect(status().isOk()).andExpect(jsonPath("$.name").value("pa-ren-c"));
+        // a refusal names the field of the request that was sent: newName here, name in a PATCH
+        mvc.perform(post(POOLS + "/pa-ren/volumes/pa-ren-c/rename").with(admin())
+                .contentType(MediaType.APPLICATION_JSON).content("{\"newName\":\"pa-ren-pv\"}"))
+                .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.field").value("newName"));
+        mvc.perform(patchVolume("pa-ren", "pa-ren-c", "{\"name\":\"pa-ren-pv\"}"))
+                .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.field").value("name"));
         mvc.perform(get("/api/v1/devices/pa-ren-a").with(admin())).andExpect(problem(404, "not-found"));
         mvc.perform(getVolume("pa-ren", "pa-ren-b")).andExpect(problem(404, "not-found"));
         mvc.perform(readData("pa-ren-c", 0, data.length)).andExpect(content().bytes(data));
