@@ -12,14 +12,14 @@ import java.util.Arrays;
  * are chosen by the same bucket index.
  *
  * <p>Design note (issue 20, fifth round). The kernel keeps a bucket as a linked list of runs,
- * walked in order. With 4 KiB chunks and random 4K writes that list is one node per written
- * chunk of the bucket's 256 (only one bucket in 256 is ever used), up to 256 cache misses a
- * lookup; a profile of the P benchmark at eight workers had 59 % of its samples in that walk,
+ * walked in order. A bucket spans 256 chunks, and a table sized one bucket per chunk uses one
+ * in 256; under random writes to 4 KiB chunks its list is one node per written chunk, up to 256
+ * cache misses a lookup; a profile of the P benchmark at eight workers had 59 % of its samples in that walk,
  * under both strategies. Here a bucket is one {@code long[]}: its run count, then per run its
  * first old chunk and its COW chunk shifted left by {@value #RUN_SHIFT} with the run's length
  * minus one in the low bits (a COW chunk is a byte offset over a chunk of at least 512 bytes, so it
  * is below 2<sup>54</sup>). A lookup is a binary search over that array; an insert that starts a
- * new run shifts the runs after it (at most a few KiB). The array doubles as it fills and halves
+ * new run shifts the runs after it (at most 4 KiB for each 256-chunk span sharing the bucket). The array doubles as it fills and halves
  * when a merge empties it to a quarter, and an empty bucket is dropped, so memory stays
  * proportional to the runs.
  *
