@@ -86,6 +86,9 @@ final class Connection {
     /** The client's address: TCP, or a Unix-domain socket's (usually unnamed). */
     private final SocketAddress remote;
     private final Instant connectedAt = Instant.now();
+    private final long connectedNanos = System.nanoTime();
+    /** A newcomer took this client's slot during its handshake ({@link #displace}). Guarded by {@code this}. */
+    private boolean displaced;
     private final NbdLimits limits;
     private final MemoryBudget.Account budget;
     private final BufferPool pool;
@@ -184,7 +187,12 @@ final class Connection {
      */
     private boolean claim(Handshake.Result r) {
         transport = r.transport();
-        export = r.export();
+        synchronized (this) {
+            if (displaced) {
+                return false; // closed already: its slot has gone to a newcomer
+            }
+            export = r.export();
+        }
         if (server.exports().find(r.export().name()).orElse(null) == r.export()) {
             return true;
         }
@@ -507,6 +515,27 @@ final class Connection {
             return;
         }
         IoTimer.shared().schedule(grace.toNanos(), this::close);
+    }
+
+    /** Nanoseconds this client has been negotiating at {@code now}; -1 once it has an export or is closed. */
+    long negotiatingFor(long now) {
+        return export == null && !closed ? now - connectedNanos : -1;
+    }
+
+    /**
+     * Closes this connection for a newcomer if it is still negotiating; false if it has finished
+     * (claimed an export) or was closed meanwhile. Under the monitor {@link #claim} publishes the
+     * export with, so a client is never displaced after it has been listed under an export.
+     */
+    boolean displace() {
+        synchronized (this) {
+            if (export != null || closed || displaced) {
+                return false;
+            }
+            displaced = true;
+        }
+        close();
+        return true;
     }
 
     /** Drops the connection at once (hard disconnect); replies still in flight are discarded. */

@@ -50,10 +50,14 @@ import java.util.concurrent.locks.LockSupport;
  * docs/engine/nbd.md} for the protocol coverage and the measurements behind this design.
  *
  * <p>Staying up. Clients share one {@link MemoryBudget} under {@link NbdLimits}: at most
- * {@code maxConnections} at once (the next is refused), each with a reservation of its own and a
+ * {@code maxConnections} at once, each with a reservation of its own and a
  * share of one pool, so request memory stays under {@link NbdLimits#memoryBound()} and a client
  * crowded out of the pool is still served. A watchdog drops clients that read none of their
- * replies for the reply timeout. An unexpected error in any server thread is reported in
+ * replies for the reply timeout. When every slot is taken, a newcomer displaces the client that
+ * has been negotiating longest, if for a tenth of the handshake timeout (sshd's MaxStartups idea:
+ * real clients negotiate in milliseconds, so sockets that only hold a slot cannot keep everyone
+ * out for the handshake timeout); clients that finished negotiating are never displaced, and
+ * without such a straggler the newcomer is refused. An unexpected error in any server thread is reported in
  * {@link #status()} (and so in the service's health) and confined: a connection that fails is
  * dropped, and the accept loop, if it fails, starts again after a short back-off.
  *
@@ -227,7 +231,7 @@ public final class NbdServer implements AutoCloseable {
     private void serve(SocketChannel client) {
         Connection c = null;
         try {
-            if (admitted.incrementAndGet() > limits.maxConnections()) {
+            if (admitted.incrementAndGet() > limits.maxConnections() && !displaceStraggler()) {
                 admitted.decrementAndGet();
                 refuse(client);
                 return;
@@ -256,6 +260,33 @@ public final class NbdServer implements AutoCloseable {
             abandon(client, c);
             throw e;
         }
+    }
+
+    /**
+     * Closes the connection that has been negotiating longest, if for a tenth of the handshake
+     * timeout at least (3 s by default), so a newcomer takes its slot: it stays counted in
+     * {@code admitted} until its reader has ended, so the count runs over the limit by the
+     * stragglers being closed, which hold no buffers. True if one was displaced.
+     */
+    private boolean displaceStraggler() {
+        long now = System.nanoTime();
+        long grace = limits.handshakeTimeout().toNanos() / 10;
+        Connection oldest = null;
+        long longest = -1;
+        for (Connection c : connections.values()) {
+            long negotiating = c.negotiatingFor(now);
+            if (negotiating >= grace && negotiating > longest) {
+                oldest = c;
+                longest = negotiating;
+            }
+        }
+        if (oldest == null || !oldest.displace()) {
+            return false;
+        }
+        Connection gone = oldest;
+        LOG.log(Level.INFO, () -> gone + ": displaced by a newcomer (every slot taken, still negotiating after "
+                + grace / 1_000_000 + " ms)");
+        return true;
     }
 
     private void abandon(SocketChannel client, Connection c) {

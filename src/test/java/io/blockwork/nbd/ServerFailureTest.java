@@ -5,8 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -72,6 +75,60 @@ class ServerFailureTest {
             await().atMost(WAIT).until(() -> server.status().connections() == 0);
         } finally {
             server.stop();
+        }
+    }
+
+    /**
+     * Sockets that connect and never negotiate hold slots; with the server full, a newcomer takes
+     * the slot of the one negotiating longest once that has for a tenth of the handshake timeout
+     * (2 s here), long before the timeout (20 s) would free it. A client that has finished
+     * negotiating keeps its slot.
+     */
+    @Test
+    void aNewcomerToAFullServerDisplacesTheClientNegotiatingLongest() {
+        try (NbdFixture nbd = new NbdFixture(NbdLimits.DEFAULT.withMaxConnections(2)
+                .withHandshakeTimeout(Duration.ofSeconds(20)))) {
+            nbd.export("vol", Disk.memory("vol", 1 << 20, DiskConfig.DEFAULT));
+            try (RawNbdClient served = nbd.open("vol", false); RawNbdClient silent = nbd.raw().greet()) {
+                List<RawNbdClient> admitted = new ArrayList<>();
+                await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> negotiated(nbd, "vol", admitted));
+                try (RawNbdClient newcomer = admitted.getFirst()) {
+                    assertThat(silent.closedAfterDraining()).as("the silent client lost its slot").isTrue();
+                    assertThat(newcomer.flush(1).error()).isZero();
+                    assertThat(served.flush(2).error()).as("a negotiated client keeps its slot").isZero();
+                }
+            }
+            assertThat(nbd.server.status().healthy()).isTrue();
+        }
+    }
+
+    @Test
+    void clientsThatFinishedNegotiatingAreNeverDisplaced() {
+        try (NbdFixture nbd = new NbdFixture(NbdLimits.DEFAULT.withMaxConnections(1)
+                .withHandshakeTimeout(Duration.ofSeconds(5)))) {
+            nbd.export("vol", Disk.memory("vol", 1 << 20, DiskConfig.DEFAULT));
+            try (RawNbdClient served = nbd.open("vol", false)) {
+                List<RawNbdClient> admitted = new ArrayList<>();
+                // past the grace (0.5 s) and the handshake timeout: newcomers are refused throughout
+                await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
+                        .until(() -> !negotiated(nbd, "vol", admitted));
+                assertThat(served.flush(1).error()).isZero();
+                assertThat(nbd.server.status().refusedConnections()).isPositive();
+            }
+        }
+    }
+
+    /** Connects and negotiates {@code export}; adds the client to {@code admitted} if the server let it in. */
+    private static boolean negotiated(NbdFixture nbd, String export, List<RawNbdClient> admitted) {
+        RawNbdClient c = nbd.raw();
+        try {
+            c.greet().go(export);
+            admitted.add(c);
+            return true;
+        } catch (UncheckedIOException | AssertionError e) {
+            c.close();
+            return false;
         }
     }
 
