@@ -151,8 +151,8 @@ public class VolumeService {
             long current = record.getExtentCount() * pool.getExtentSizeBytes();
             long requested = current;
             if (change.sizeBytes() != null || change.deltaBytes() != null) {
+                requested = requestedSize(change, current); // a bad size is a 400 whatever the volume's state
                 refuseWithSnapshots(record, "resized", "size");
-                requested = requestedSize(change, current);
                 resize(pool, record, requested, change.allowShrink(), changes);
             }
             if (change.newName() != null && !change.newName().equals(name)) {

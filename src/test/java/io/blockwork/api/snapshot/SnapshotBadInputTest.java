@@ -121,6 +121,14 @@ class SnapshotBadInputTest {
                 .andExpect(jsonPath("$.field").value("size")).andExpect(jsonPath("$.snapshots[0]").value("sb-rs-s"));
     }
 
+    /** The request is wrong whatever the volume's state: its size is checked before its snapshots. */
+    @Test
+    void aBadSizeForAVolumeWithSnapshotsIsABadSize() throws Exception {
+        withSnapshot("sb-bs");
+        refused("sb-bs", resize("sb-bs", "sb-bs-v", "1000", false)).andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.field").value("size"));
+    }
+
     @Test
     void renameAVolumeWithSnapshots() throws Exception {
         withSnapshot("sb-rn");
