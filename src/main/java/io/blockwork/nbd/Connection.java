@@ -87,8 +87,6 @@ final class Connection {
     private final SocketAddress remote;
     private final Instant connectedAt = Instant.now();
     private final long connectedNanos = System.nanoTime();
-    /** A newcomer took this client's slot during its handshake ({@link #displace}). Guarded by {@code this}. */
-    private boolean displaced;
     private final NbdLimits limits;
     private final MemoryBudget.Account budget;
     private final BufferPool pool;
@@ -188,8 +186,8 @@ final class Connection {
     private boolean claim(Handshake.Result r) {
         transport = r.transport();
         synchronized (this) {
-            if (displaced) {
-                return false; // closed already: its slot has gone to a newcomer
+            if (closed) {
+                return false; // displaced (its slot has gone to a newcomer) or dropped meanwhile
             }
             export = r.export();
         }
@@ -529,10 +527,10 @@ final class Connection {
      */
     boolean displace() {
         synchronized (this) {
-            if (export != null || closed || displaced) {
+            if (export != null || closed) {
                 return false;
             }
-            displaced = true;
+            closed = true; // under the monitor, so claim() cannot publish an export after this
         }
         close();
         return true;

@@ -57,8 +57,8 @@ import java.util.concurrent.locks.LockSupport;
  * has been negotiating longest, if for a tenth of the handshake timeout (sshd's MaxStartups idea:
  * real clients negotiate in milliseconds, so sockets that only hold a slot cannot keep everyone
  * out for the handshake timeout); clients that finished negotiating are never displaced, and
- * without such a straggler the newcomer is refused. An unexpected error in any server thread is reported in
- * {@link #status()} (and so in the service's health) and confined: a connection that fails is
+ * without such a straggler the newcomer is refused. An unexpected error in any server thread is
+ * reported in {@link #status()} (and so in the service's health) and confined: a connection that fails is
  * dropped, and the accept loop, if it fails, starts again after a short back-off.
  *
  * <p>The address may be a Unix-domain socket path ({@link UnixDomainSocketAddress}), for clients
