@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 /** A body without a Content-Length (chunked) is counted as it is read; device data is not counted. */
+@Tag("unit")
 class BodySizeLimitTest {
 
     /** A request whose length is undeclared, as a chunked body's is. */
