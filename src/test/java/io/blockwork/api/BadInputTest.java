@@ -21,6 +21,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.blockwork.BlockworkProperties;
+import io.blockwork.api.json.BodySizeLimit;
 import io.blockwork.support.AppTest;
 import java.util.Arrays;
 import org.junit.jupiter.api.BeforeAll;
@@ -284,6 +285,18 @@ class BadInputTest {
         mvc.perform(readData(DISK, 0, (16 << 20) + 512))
                 .andExpect(problem(413, "payload-too-large")).andExpect(jsonPath("$.limitBytes").value(16 << 20));
         mvc.perform(writeData(DISK, 0, new byte[(16 << 20) + 512])).andExpect(problem(413, "payload-too-large"));
+        assertNothingChanged();
+    }
+
+    @Test
+    void bodyOverTheLimit() throws Exception {
+        String padding = "x".repeat((int) BodySizeLimit.LIMIT_BYTES);
+        mvc.perform(createDisk("{\"name\":\"bi-huge\",\"type\":\"memory\",\"size\":\"1MiB\",\"x\":\"" + padding + "\"}"))
+                .andExpect(problem(413, "payload-too-large"))
+                .andExpect(jsonPath("$.limitBytes").value(BodySizeLimit.LIMIT_BYTES));
+        mvc.perform(put("/api/v1/dm/devices/{n}/table", "bi-none").with(admin()).contentType(MediaType.TEXT_PLAIN)
+                        .content("0 8 zero\n".repeat(500_000)))
+                .andExpect(problem(413, "payload-too-large"));
         assertNothingChanged();
     }
 

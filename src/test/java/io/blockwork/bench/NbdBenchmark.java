@@ -34,6 +34,8 @@ import java.util.function.LongSupplier;
  * loopback ports) and over a Unix-domain socket (issue 20): a server per transport, since nbdkit
  * and qemu-nbd listen on one or the other. Ratios compare the same transport with the same. Each
  * server is prefilled (so reads return data, not holes) and warmed up before it is measured.
+ * fio's own CPU use is printed beside each server's: a client at a full core per job cannot go
+ * faster whatever the server does.
  */
 final class NbdBenchmark {
 
@@ -46,8 +48,8 @@ final class NbdBenchmark {
     /** One server under test: where fio finds it and how to shut it down. */
     private record Target(String name, String uri, LongSupplier cpuNanos, AutoCloseable stop) {}
 
-    /** One fio run: IOPS, p99 completion latency and the server's CPU time per I/O. */
-    private record Cell(double iops, double p99Micros, double cpuMicrosPerIo) {}
+    /** One fio run: IOPS, p99 completion latency, the server's CPU time per I/O, and fio's (see {@link Fio.Run}). */
+    private record Cell(double iops, double p99Micros, double cpuMicrosPerIo, double fioCpuPercent, double fioSwitchesPerIo) {}
 
     /** The run with the median IOPS: on a shared machine single runs swing, the median less. */
     private static Cell median(List<Cell> runs) {
@@ -101,14 +103,17 @@ final class NbdBenchmark {
                 + " s runs, median of " + ROUNDS + "; one connection per job; CPU = server process time per I/O)",
                 "transport", "op", "jobs", "blockwork IOPS", "nbdkit IOPS", "qemu-nbd IOPS", "blockwork/nbdkit",
                 "blockwork/qemu-nbd", "blockwork p99 us", "nbdkit p99 us", "qemu-nbd p99 us",
-                "blockwork CPU us/IO", "nbdkit CPU us/IO", "qemu-nbd CPU us/IO");
+                "blockwork CPU us/IO", "nbdkit CPU us/IO", "qemu-nbd CPU us/IO",
+                "fio CPU % B / k", "fio switches/IO B / k");
         for (String key : results.get("blockwork").keySet()) {
             Cell b = results.get("blockwork").get(key);
             Cell k = results.get("nbdkit").get(key);
             Cell q = results.get("qemu-nbd").get(key);
             String[] opJobs = key.split("/");
             t.row(opJobs[2], opJobs[0], Integer.parseInt(opJobs[1]), b.iops, k.iops, q.iops, b.iops / k.iops, b.iops / q.iops,
-                    b.p99Micros, k.p99Micros, q.p99Micros, b.cpuMicrosPerIo, k.cpuMicrosPerIo, q.cpuMicrosPerIo);
+                    b.p99Micros, k.p99Micros, q.p99Micros, b.cpuMicrosPerIo, k.cpuMicrosPerIo, q.cpuMicrosPerIo,
+                    String.format("%.0f / %.0f", b.fioCpuPercent, k.fioCpuPercent),
+                    String.format("%.2f / %.2f", b.fioSwitchesPerIo, k.fioSwitchesPerIo));
         }
         t.print();
     }
@@ -182,13 +187,13 @@ final class NbdBenchmark {
         long cpu0 = t.cpuNanos.getAsLong();
         Cell c = fio(t.uri, rw, "4k", 32, jobs, seconds, true);
         long cpu = t.cpuNanos.getAsLong() - cpu0;
-        return new Cell(c.iops, c.p99Micros, cpu / 1000.0 / (c.iops * seconds));
+        return new Cell(c.iops, c.p99Micros, cpu / 1000.0 / (c.iops * seconds), c.fioCpuPercent, c.fioSwitchesPerIo);
     }
 
     /** Runs one fio job group; returns its IOPS and p99 completion latency. */
     private static Cell fio(String uri, String rw, String bs, int depth, int jobs, long seconds, boolean random) {
         Fio.Run r = Fio.run(uri, SIZE, rw, bs, depth, jobs, seconds, random);
-        return new Cell(r.iops(), r.p99Micros(), Double.NaN);
+        return new Cell(r.iops(), r.p99Micros(), Double.NaN, r.clientCpuPercent(), r.clientSwitchesPerIo());
     }
 
     static Path log(String server) {

@@ -1,5 +1,6 @@
 package io.blockwork.api.problem;
 
+import io.blockwork.api.json.BodySizeLimit;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -139,6 +140,12 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     /** A body Jackson could not read: broken JSON, or JSON whose values do not fit (a bad size, an unknown field). */
     private ResponseEntity<Object> unreadable(HttpMessageNotReadableException n, HttpHeaders headers,
                                               HttpServletRequest request) {
+        for (Throwable cause = n.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof BodySizeLimit.TooLarge tooLarge) {
+                return ProblemBodies.response(Problem.PAYLOAD_TOO_LARGE, tooLarge.getMessage(), null,
+                        Map.of("limitBytes", BodySizeLimit.LIMIT_BYTES), headers, request);
+            }
+        }
         if (n.getCause() instanceof DatabindException d && !d.getPath().isEmpty()
                 && (d instanceof MismatchedInputException || d.getCause() instanceof IllegalArgumentException)) {
             String field = jsonPath(d);

@@ -61,7 +61,7 @@ public enum Problem {
     DESTRUCTIVE_NOT_CONFIRMED("destructive-not-confirmed", 409, "Destructive workload not confirmed",
             "The workload writes to a device that holds data (a volume or snapshot, a device something else uses, a file disk), which it would overwrite; `reason` says why the device counts as holding data. Send the same request with `\"destructive\": true` to confirm. Read-only workloads are always allowed."),
     PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large",
-            "One request moves at most the documented maximum (`limitBytes`); split the transfer."),
+            "The request is larger than the operation accepts (`limitBytes`): a request body of JSON or a table's text is at most 4 MiB, a read or write of device data at most 16 MiB. Nothing was done; split the transfer."),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type",
             "The request body's Content-Type is not one this operation reads."),
     SERVICE_BUSY("service-busy", 503, "Service busy",
