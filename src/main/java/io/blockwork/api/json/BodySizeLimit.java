@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UnsupportedEncodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.springframework.stereotype.Component;
@@ -51,9 +52,10 @@ public final class BodySizeLimit extends OncePerRequestFilter {
         chain.doFilter(new Limited(request), response);
     }
 
-    /** The request, its body read through one counting stream. */
+    /** The request, its body read through one counting stream (and at most one reader over it). */
     private static final class Limited extends HttpServletRequestWrapper {
         private ServletInputStream body;
+        private BufferedReader reader;
 
         Limited(HttpServletRequest request) {
             super(request);
@@ -69,9 +71,17 @@ public final class BodySizeLimit extends OncePerRequestFilter {
 
         @Override
         public BufferedReader getReader() throws IOException {
-            String encoding = getCharacterEncoding();
-            Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+            if (reader == null) {
+                String encoding = getCharacterEncoding();
+                Charset charset;
+                try {
+                    charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
+                } catch (IllegalArgumentException unknown) { // what the container's own reader reports
+                    throw new UnsupportedEncodingException(encoding);
+                }
+                reader = new BufferedReader(new InputStreamReader(getInputStream(), charset));
+            }
+            return reader;
         }
     }
 
