@@ -13,6 +13,7 @@ import java.io.InputStreamReader;
 import java.io.UnsupportedEncodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -23,7 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * built them. A body over the cap fails as its first byte past the cap is read (at once when its
  * Content-Length says so), which the problem advice answers 413 payload-too-large with
  * {@code limitBytes}; nothing has been changed by then. Device data
- * ({@code PUT /api/v1/devices/{name}/data}) has its own limit and memory budget and is not counted.
+ * (octet-stream, {@code PUT /api/v1/devices/{name}/data}) has its own limit and memory budget and is
+ * not counted.
  * Registered after the security filters, so an unauthenticated body is never read at all.
  */
 @Component
@@ -40,10 +42,16 @@ public final class BodySizeLimit extends OncePerRequestFilter {
         }
     }
 
+    /**
+     * Octet-stream bodies are device data, which only the data endpoint reads (anywhere else the
+     * content type is refused, 415, before the body is read) and which its transfer budget bounds.
+     */
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI();
-        return !path.startsWith("/api/") || ("PUT".equals(request.getMethod()) && path.endsWith("/data"));
+        String type = request.getContentType();
+        String octets = MediaType.APPLICATION_OCTET_STREAM_VALUE;
+        return !request.getRequestURI().startsWith("/api/")
+                || (type != null && type.regionMatches(true, 0, octets, 0, octets.length()));
     }
 
     @Override
