@@ -25,7 +25,10 @@ import java.util.List;
  * ratio (IOPS fine/global; latency global/fine, so above 1 means {@code fine} is better), then
  * the latency tails of both (p99 and p99.9 from the workload's HdrHistogram); throughput tables
  * also show the process's CPU time per write (every thread: workers, copier threads, completions),
- * which a busy shared machine disturbs far less than IOPS.
+ * which a busy shared machine disturbs far less than IOPS. Every table ends with the CPUs'
+ * cache-line hand-off time measured just before each column's run ({@link CoreHandoff}): the host
+ * of a 2-vCPU machine moves its vCPUs between a close and a far placement, which changes what
+ * {@code fine} costs and not what {@code global} does.
  */
 final class SnapshotBenchmark {
 
@@ -40,8 +43,11 @@ final class SnapshotBenchmark {
 
     private SnapshotBenchmark() {}
 
-    /** One measured run: the workload and the process's CPU time while it ran (device set-up included). */
-    private record Run(WorkloadResult result, long cpuNanos) {
+    /**
+     * One measured run: the workload, the process's CPU time while it ran (device set-up
+     * included), and the CPUs' cache-line hand-off time just before it ({@link CoreHandoff}).
+     */
+    private record Run(WorkloadResult result, long cpuNanos, double handoffNanos) {
         double cpuMicrosPerWrite() {
             long writes = result.write().ios();
             return writes == 0 ? 0 : cpuNanos / 1000.0 / writes;
@@ -77,7 +83,8 @@ final class SnapshotBenchmark {
                 + ", iodepth " + ioDepth + ", null disks, 4 KiB chunks, " + seconds + " s a cell, median of "
                 + ROUNDS + " rounds in alternating order",
                 "# of workers", unit + " global", unit + " fine", throughput ? "fine/global" : "global/fine",
-                "p99 us global", "p99 us fine", "p99.9 us global", "p99.9 us fine", "CPU us/write global", "CPU us/write fine");
+                "p99 us global", "p99 us fine", "p99.9 us global", "p99.9 us fine", "CPU us/write global", "CPU us/write fine",
+                "hand-off ns global", "hand-off ns fine");
         for (int workers : WORKERS) {
             // Rounds alternate the order (global, fine / fine, global ...) so that a burst of other
             // work on a shared machine falls on both strategies alike; each column is its median run.
@@ -103,13 +110,13 @@ final class SnapshotBenchmark {
             if (throughput) {
                 t.row(workers, g.write().iops(), f.write().iops(), f.write().iops() / g.write().iops(),
                         gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0,
-                        gr.cpuMicrosPerWrite(), fr.cpuMicrosPerWrite());
+                        gr.cpuMicrosPerWrite(), fr.cpuMicrosPerWrite(), gr.handoffNanos(), fr.handoffNanos());
             } else {
                 double gl = gt.meanNanos() / 1000.0;
                 double fl = ft.meanNanos() / 1000.0;
                 t.row(workers, gl, fl, gl / fl,
                         gt.p99Nanos() / 1000.0, ft.p99Nanos() / 1000.0, gt.p999Nanos() / 1000.0, ft.p999Nanos() / 1000.0,
-                        gr.cpuMicrosPerWrite(), fr.cpuMicrosPerWrite());
+                        gr.cpuMicrosPerWrite(), fr.cpuMicrosPerWrite(), gr.handoffNanos(), fr.handoffNanos());
             }
         }
         return t;
@@ -124,9 +131,10 @@ final class SnapshotBenchmark {
 
     private static Run measure(Target target, StoreType store, int ioDepth, int workers, long seconds,
                                SnapshotLocking.Kind locking) {
+        double handoff = CoreHandoff.nanos();
         long before = PROCESS.getProcessCpuTime();
         WorkloadResult r = SEED.measure(target, store, ioDepth, workers, seconds, locking, SeedRun.quiet());
-        return new Run(r, PROCESS.getProcessCpuTime() - before);
+        return new Run(r, PROCESS.getProcessCpuTime() - before, handoff);
     }
 
     private static void measure(Target target, StoreType store, int ioDepth, long seconds, SnapshotLocking.Kind locking) {
