@@ -19,7 +19,8 @@ final class CoreHandoff {
 
     private static final int BURSTS = 5;
     private static final long BURST_NANOS = 30_000_000L;
-    private static final int ROUND_TRIPS_PER_CHECK = 1_000;
+    /** Few, so a partner that lost its CPU (each trip then waits out a time slice) ends the burst soon. */
+    private static final int ROUND_TRIPS_PER_CHECK = 64;
 
     /** The shared line: whose turn it is (0 the caller, 1 the partner), and when to stop. */
     private static final class Line {
@@ -29,8 +30,11 @@ final class CoreHandoff {
 
     private CoreHandoff() {}
 
-    /** Nanoseconds per one-way hand-off, median of the bursts (about 150 ms). */
+    /** Nanoseconds per one-way hand-off, median of the bursts (about 150 ms); NaN with one CPU. */
     static double nanos() {
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            return Double.NaN; // both threads would take turns on one CPU, a time slice a hand-off
+        }
         Line line = new Line();
         Thread partner = Thread.ofPlatform().daemon().name("core-handoff").start(() -> {
             while (true) {
