@@ -21,6 +21,7 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -28,7 +29,10 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.exc.InputCoercionException;
@@ -95,6 +99,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleExceptionInternal(Exception e, Object body, HttpHeaders headers,
                                                              HttpStatusCode status, WebRequest webRequest) {
         HttpServletRequest request = ((ServletWebRequest) webRequest).getRequest();
+        if (e instanceof NoResourceFoundException || unknownApiPath(e, request)) {
+            return ProblemBodies.response(Problem.NOT_FOUND, "no such path: " + ProblemBodies.shortened(
+                    request.getRequestURI()), null, Map.of(), null, request);
+        }
         return switch (e) {
             case MethodArgumentNotValidException m -> invalid(fieldErrors(m), headers, request);
             case HandlerMethodValidationException h -> invalid(parameterErrors(h), headers, request);
@@ -116,6 +124,16 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                 yield ProblemBodies.response(problem, detailOf(e, problem), null, Map.of(), headers, request);
             }
         };
+    }
+
+    /**
+     * A method other than GET on a path no controller maps reaches the dashboard's static files,
+     * which answer 405 (they take only GET and HEAD); under /api/ no static file lives, so the
+     * path is simply unknown.
+     */
+    private static boolean unknownApiPath(Exception e, HttpServletRequest request) {
+        return e instanceof HttpRequestMethodNotSupportedException && request.getRequestURI().startsWith("/api/")
+                && request.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE) instanceof ResourceHttpRequestHandler;
     }
 
     private static String detailOf(Exception e, Problem problem) {

@@ -46,6 +46,15 @@ final class ProblemBodies {
         }
     }
 
+    /** Longest echo of a request's own text (a path) in a detail. */
+    static final int ECHO_LIMIT = 120;
+
+    /** {@code text} as a detail may echo it: whole if short, else its start, "…" and its length. */
+    static String shortened(String text) {
+        return text.length() <= ECHO_LIMIT ? text
+                : text.substring(0, ECHO_LIMIT) + "… (" + text.length() + " characters)";
+    }
+
     /** The problem a bare HTTP status stands for, when nothing more is known. */
     static Problem forStatus(int status) {
         return switch (status) {
