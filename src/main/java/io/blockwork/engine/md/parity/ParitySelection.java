@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,7 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * Which {@link ParityKernel} the arrays use, chosen once per process by a short benchmark, as the
  * kernel's {@code calibrate_xor_blocks} and {@code raid6_select_algo} do at boot: every candidate
  * computes raid5's XOR and raid6's P+Q over four 64 KiB data blocks, and the fastest of each
- * wins. The Vector API candidate exists only when the {@code jdk.incubator.vector} module is in
+ * wins. The candidates are timed together, in interleaved rounds of short slices, each keeping its
+ * best ({@link BestOfRounds}), so a stretch when the machine is slow cannot make one of them look
+ * slow. The Vector API candidate exists only when the {@code jdk.incubator.vector} module is in
  * the boot layer ({@code --add-modules jdk.incubator.vector}); without it the scalar code runs.
  *
  * <p>Unlike the kernel's, this benchmark runs beside the service on a thread of its own
@@ -24,9 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A JIT compiles Java parity code while it runs, so each candidate is warmed up before it is
  * timed (the kernel times compiled code): many short calls first, since the JIT compiles a method
  * after enough calls and interpreted Vector API code is a hundred times slower than compiled. Time
- * is this thread's CPU time, not the clock's, so a busy machine slows the choice down without
- * skewing it, and the timing pauses between slices so that the JIT's own threads get the CPU:
- * a few seconds on a quiet machine, longer on a busy one.
+ * is this thread's CPU time, not the clock's, and the timing pauses between slices so that the
+ * JIT's own threads get the CPU: a few seconds on a quiet machine, longer on a busy one.
  */
 public final class ParitySelection {
 
@@ -35,14 +35,27 @@ public final class ParitySelection {
     static final int BLOCK = 64 * 1024;
     private static final long WARM_NANOS = 150_000_000L;
     private static final long TIMED_NANOS = 10_000_000L;
-    /** Fewest timed slices: long enough (with the pauses) for a queued compilation to land. */
-    private static final int MIN_TIMED_SLICES = 10;
+    /** Fewest rounds: long enough (with the pauses) for a queued compilation to land. */
+    private static final int MIN_ROUNDS = 10;
+    /** A moment off the CPU before each slice, so that a compilation queued on a busy machine can finish. */
     private static final long YIELD_NANOS = 40_000_000L;
-    /** Most timed slices one measurement takes while its speed still rises. */
-    private static final int MAX_TIMED_SLICES = 100;
+    /** Most rounds while the speeds still rise. */
+    private static final int MAX_ROUNDS = 100;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Warm-up calls work on this much, so the JIT sees many calls early (it compiles by call count). */
     private static final int WARM_LEN = 512;
+    /** Slices are timed in this thread's CPU time, so a busy machine slows the choice down without skewing it. */
+    private static final BestOfRounds.Timer CPU = new BestOfRounds.Timer() {
+        @Override
+        public long nanos() {
+            return cpuNanos();
+        }
+
+        @Override
+        public void pause(long nanos) {
+            LockSupport.parkNanos(nanos);
+        }
+    };
 
     /** One candidate's figures: data bytes per second through XOR and through P+Q generation. */
     public record Measured(String name, double xorMBps, double raid6MBps) {}
@@ -124,29 +137,53 @@ public final class ParitySelection {
 
     private static Chosen choose() {
         List<ParityKernel> all = candidates();
-        List<Measured> figures = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<BestOfRounds.Work> work = new ArrayList<>();
         for (ParityKernel k : all) {
-            figures.add(new Measured(k.name(), measure(k, false, WARM_NANOS, TIMED_NANOS),
-                    measure(k, true, WARM_NANOS, TIMED_NANOS)));
+            names.add(k.name());
+            work.add(warmed(k, false, WARM_NANOS));
+            work.add(warmed(k, true, WARM_NANOS));
         }
-        int bestXor = indexOfMax(figures, Comparator.comparingDouble(Measured::xorMBps));
-        int bestQ = indexOfMax(figures, Comparator.comparingDouble(Measured::raid6MBps));
-        Selection s = new Selection(figures.get(bestXor).name(), figures.get(bestXor).xorMBps(),
-                figures.get(bestQ).name(), figures.get(bestQ).raid6MBps(), vectorAvailable(), false, List.copyOf(figures));
+        List<Measured> figures = timedTogether(names, work, CPU);
+        Selection s = select(figures, vectorAvailable());
         System.getLogger(ParitySelection.class.getName()).log(System.Logger.Level.INFO,
                 "parity: xor " + s.xorAlgorithm() + " (" + Math.round(s.xorMBps()) + " MB/s), raid6 "
                         + s.raid6Algorithm() + " (" + Math.round(s.raid6MBps()) + " MB/s)");
-        return new Chosen(all.get(bestXor), all.get(bestQ), s);
+        return new Chosen(all.get(indexOf(figures, s.xorAlgorithm())), all.get(indexOf(figures, s.raid6Algorithm())), s);
     }
 
-    private static int indexOfMax(List<Measured> m, Comparator<Measured> by) {
-        int best = 0;
-        for (int i = 1; i < m.size(); i++) {
-            if (by.compare(m.get(i), m.get(best)) > 0) {
-                best = i;
+    /**
+     * Every candidate's figures, all timed together: {@code work} holds each named candidate's
+     * XOR and then its P+Q.
+     */
+    static List<Measured> timedTogether(List<String> names, List<BestOfRounds.Work> work, BestOfRounds.Timer timer) {
+        double[] rates = BestOfRounds.megabytesPerSecond(work, timer, TIMED_NANOS, YIELD_NANOS, MIN_ROUNDS, MAX_ROUNDS);
+        List<Measured> figures = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            figures.add(new Measured(names.get(i), rates[2 * i], rates[2 * i + 1]));
+        }
+        return figures;
+    }
+
+    /** The fastest candidate for XOR and the fastest for P+Q (the first of equals). */
+    static Selection select(List<Measured> figures, boolean vectorAvailable) {
+        Measured xor = figures.getFirst();
+        Measured raid6 = figures.getFirst();
+        for (Measured m : figures) {
+            xor = m.xorMBps() > xor.xorMBps() ? m : xor;
+            raid6 = m.raid6MBps() > raid6.raid6MBps() ? m : raid6;
+        }
+        return new Selection(xor.name(), xor.xorMBps(), raid6.name(), raid6.raid6MBps(), vectorAvailable, false,
+                List.copyOf(figures));
+    }
+
+    private static int indexOf(List<Measured> figures, String name) {
+        for (int i = 0; i < figures.size(); i++) {
+            if (figures.get(i).name().equals(name)) {
+                return i;
             }
         }
-        return best;
+        throw new IllegalArgumentException(name);
     }
 
     /** This thread's CPU time in nanoseconds (the clock where the JVM cannot tell). */
@@ -157,9 +194,19 @@ public final class ParitySelection {
     /**
      * Data MB/s (10^6 bytes of the four data blocks) of XOR or P+Q generation with {@code k} per
      * second of this thread's CPU: after {@code warmNanos} of warm-up on short blocks, the best of
-     * slices of {@code timedNanos}, taken until three in a row bring no gain.
+     * slices of {@code timedNanos}, taken until three in a row bring no gain (the benchmark's
+     * table; the start-up choice times all candidates together, see {@link BestOfRounds}).
      */
     public static double measure(ParityKernel k, boolean raid6, long warmNanos, long timedNanos) {
+        return BestOfRounds.megabytesPerSecond(List.of(warmed(k, raid6, warmNanos)), CPU, timedNanos, YIELD_NANOS,
+                MIN_ROUNDS, MAX_ROUNDS)[0];
+    }
+
+    /**
+     * {@code k}'s XOR or P+Q over the benchmark's blocks, warmed up for {@code warmNanos} of CPU
+     * first: many short calls, since the JIT compiles a method after enough calls.
+     */
+    private static BestOfRounds.Work warmed(ParityKernel k, boolean raid6, long warmNanos) {
         MemorySegment[] data = new MemorySegment[DATA];
         long[] offs = new long[DATA];
         for (int i = 0; i < DATA; i++) {
@@ -172,26 +219,7 @@ public final class ParitySelection {
         MemorySegment p = MemorySegment.ofArray(new byte[BLOCK]);
         MemorySegment q = MemorySegment.ofArray(new byte[BLOCK]);
         run(k, raid6, data, offs, p, q, warmNanos, WARM_LEN);
-        // Timed in slices until the best stops improving: a compilation finishing on a busy
-        // machine shows up as a jump, and the compiled speed is the one that counts.
-        double best = 0;
-        int calm = 0;
-        int slices = 0;
-        long spent = 0;
-        while ((calm < 3 || slices < MIN_TIMED_SLICES) && spent < MAX_TIMED_SLICES * timedNanos) {
-            slices++;
-            // A moment off the CPU between slices, so that a compilation queued behind other
-            // work on a busy machine can finish (the JIT compiles on its own threads).
-            LockSupport.parkNanos(YIELD_NANOS);
-            long start = cpuNanos();
-            long rounds = run(k, raid6, data, offs, p, q, timedNanos, BLOCK);
-            long took = Math.max(1, cpuNanos() - start);
-            spent += took;
-            double rate = rounds * (double) DATA * BLOCK / 1e6 / (took / 1e9);
-            calm = rate > best * 1.05 ? 0 : calm + 1;
-            best = Math.max(best, rate);
-        }
-        return best;
+        return nanos -> run(k, raid6, data, offs, p, q, nanos, BLOCK) * DATA * BLOCK;
     }
 
     private static long run(ParityKernel k, boolean raid6, MemorySegment[] data, long[] offs, MemorySegment p,
