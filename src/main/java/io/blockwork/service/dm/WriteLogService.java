@@ -1,6 +1,7 @@
 package io.blockwork.service.dm;
 
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Counted;
 import io.blockwork.engine.dm.targets.logwrites.LogFormat.Flag;
 import io.blockwork.engine.dm.targets.logwrites.LogReplayer;
 import io.blockwork.engine.dm.targets.logwrites.WriteLog;
@@ -131,7 +132,7 @@ public class WriteLogService {
             long first = request.startEntry() == null ? 0 : request.startEntry();
             if (first < 0 || first > log.entryCount()) {
                 throw ProblemException.invalid("startEntry", "startEntry must be 0.." + log.entryCount()
-                        + " (the log has " + log.entryCount() + " entries)");
+                        + " (the log has " + Counted.of(log.entryCount(), "entry", "entries") + ")");
             }
             long last = lastEntry(log, first, request);
             check(log, onto, first, last);
@@ -179,7 +180,7 @@ public class WriteLogService {
             long through = request.throughEntry();
             if (through < first - 1 || through >= log.entryCount()) {
                 throw ProblemException.invalid("throughEntry", "throughEntry must be " + (first - 1) + ".."
-                        + (log.entryCount() - 1) + " (the log has " + log.entryCount() + " entries)");
+                        + (log.entryCount() - 1) + " (the log has " + Counted.of(log.entryCount(), "entry", "entries") + ")");
             }
             return through;
         }

@@ -1,5 +1,6 @@
 package io.blockwork.service.pool;
 
+import io.blockwork.engine.block.Counted;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -22,6 +23,6 @@ public final class ByteUnits {
 
     /** {@code "300 extents of 4 MiB"}. */
     public static String extents(long count, long extentSize) {
-        return count + (count == 1 ? " extent" : " extents") + " of " + human(extentSize);
+        return Counted.of(count, "extent") + " of " + human(extentSize);
     }
 }

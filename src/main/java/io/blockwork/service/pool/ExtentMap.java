@@ -1,5 +1,6 @@
 package io.blockwork.service.pool;
 
+import io.blockwork.engine.block.Counted;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -50,7 +51,7 @@ public final class ExtentMap {
             }
             if (r.end() > totalExtents) {
                 throw new IllegalStateException("allocated extents " + r.start() + ".." + (r.end() - 1)
-                        + " reach past the pool's " + totalExtents + " extents");
+                        + " reach past the pool's " + Counted.of(totalExtents, "extent"));
             }
             if (r.start() > cursor) {
                 free.add(new ExtentRun(cursor, r.start() - cursor));

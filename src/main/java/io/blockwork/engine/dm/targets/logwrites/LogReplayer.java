@@ -3,6 +3,7 @@ package io.blockwork.engine.dm.targets.logwrites;
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.BlockIoException;
+import io.blockwork.engine.block.Counted;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.block.SyncIo;
 import java.lang.foreign.MemorySegment;
@@ -43,7 +44,7 @@ public final class LogReplayer {
                     + target.name() + ", whose logical block size is " + target.limits().logicalBlockSize());
         }
         if (start < 0 || start > log.entryCount()) {
-            throw new WriteLogException("the log has " + log.entryCount() + " entries; it cannot start at entry " + start);
+            throw new WriteLogException("the log has " + Counted.of(log.entryCount(), "entry", "entries") + "; it cannot start at entry " + start);
         }
         this.log = log;
         this.target = target;
@@ -71,7 +72,7 @@ public final class LogReplayer {
      */
     public void replayThrough(long last) {
         if (last >= log.entryCount()) {
-            throw new WriteLogException("the log has " + log.entryCount() + " entries; there is no entry " + last);
+            throw new WriteLogException("the log has " + Counted.of(log.entryCount(), "entry", "entries") + "; there is no entry " + last);
         }
         while (next <= last) {
             apply(log.entry(next));

@@ -166,6 +166,19 @@ class LogWritesTargetTest {
         assertThat(got.mismatch(block(4))).as("the FUA write, not the older one under it").isEqualTo(-1L);
     }
 
+    /** Issue 30: the message counts in the right number ("1 entry", not "1 entries"). */
+    @Test
+    void replayingPastTheEndNamesTheLogsEntriesInTheRightNumber() {
+        MappedDevice lw = logWrites();
+        lw.message(0, "mark only");
+        WriteLog log = WriteLog.open(logDisk);
+        assertThat(log.entryCount()).isEqualTo(1);
+        Disk replica = Disk.memory("replica", 4L << 20, DiskConfig.DEFAULT);
+        assertThatThrownBy(() -> LogReplayer.replay(log, replica, 0, 1)).isInstanceOf(WriteLogException.class)
+                .hasMessage("the log has 1 entry; there is no entry 1");
+        assertThatThrownBy(() -> new LogReplayer(log, replica, 2)).hasMessageStartingWith("the log has 1 entry;");
+    }
+
     @Test
     void readsAreNotLoggedDiscardsAndWriteZeroesAreLoggedAsDiscards() {
         MappedDevice lw = logWrites();
