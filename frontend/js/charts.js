@@ -5,6 +5,13 @@ import uPlot from "uplot";
 const COLOURS = ["#2563eb", "#d97706", "#059669", "#9333ea"];
 
 /**
+ * Tick steps of the time axis, in seconds: never finer than one, since every series is sampled
+ * once a second (uPlot's own steps go down to milliseconds, so a chart of a few seconds was
+ * labelled :20.500, :21.000, …).
+ */
+export const WHOLE_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/**
  * A uPlot time chart. `data` is [times (Unix seconds), series…]; `series` names each one.
  * The plot is made once and fed new data; it follows its box's width.
  */
@@ -17,7 +24,7 @@ export function TimeChart({ id, series, data, height = 160, unit = "" }) {
       width: box.current.clientWidth || 560,
       height,
       series: [{}, ...series.map((label, i) => ({ label, stroke: COLOURS[i % COLOURS.length], width: 2 }))],
-      axes: [{}, { size: 70, values: (u, vals) => vals.map((v) => `${v}${unit}`) }],
+      axes: [{ incrs: WHOLE_SECONDS }, { size: 70, values: (u, vals) => vals.map((v) => `${v}${unit}`) }],
     }, [[], ...series.map(() => [])], box.current);
     const resize = () => plot.current.setSize({ width: box.current.clientWidth || 560, height });
     addEventListener("resize", resize);

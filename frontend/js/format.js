@@ -17,6 +17,14 @@ export function count(n) {
   return n === undefined || n === null ? "—" : n.toLocaleString("en");
 }
 
+/**
+ * A count with its noun, the one place the dashboard makes a plural: (1, "volume") → "1 volume",
+ * (3, "volume") → "3 volumes", (2, "thing needs", "things need") → "2 things need".
+ */
+export function counted(n, one, many = `${one}s`) {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
 export function rate(n) {
   if (n === undefined || n === null) return "—";
   return n >= 100 ? Math.round(n).toLocaleString("en") : n.toFixed(1);

@@ -4,7 +4,7 @@ import { enc, send } from "../api.js";
 import { useStore } from "../store.js";
 import { deviceHref } from "../router.js";
 import { Action, Card, Field, ProgressBar } from "../ui.js";
-import { bytes, count, duration } from "../format.js";
+import { bytes, count, counted, duration } from "../format.js";
 
 const REDUNDANT = new Set(["raid1", "raid10", "raid4", "raid5", "raid6"]);
 
@@ -30,7 +30,7 @@ export function ArrayPanel({ name }) {
         <dt>Devices</dt><dd>${`${a.raidDevices} raid, ${a.activeDevices} active, ${a.workingDevices} working, ${a.failedDevices} failed, ${a.spareDevices} spare`}</dd>
         <dt>Size</dt><dd>${bytes(a.sizeBytes)} (${bytes(a.usedDevSizeBytes)} of each member)</dd>
         ${a.layout && html`<dt>Layout</dt><dd>${a.layout}${a.chunkBytes ? `, chunk ${bytes(a.chunkBytes)}` : ""}</dd>`}
-        <dt>Mismatches</dt><dd id="array-mismatches">${count(a.mismatchCount)} (after the last ${a.lastSyncAction ?? "sync"})</dd>
+        <dt>Mismatches</dt><dd id="array-mismatches">${mismatches(a)}</dd>
         ${a.journal && html`<dt>Journal</dt><dd id="array-journal">${journalFact(a.journal)}</dd>`}
       </dl>
       ${sync.action && sync.action !== "idle" && html`<div id="array-sync">
@@ -75,6 +75,16 @@ export function journalFact(j) {
   if (j.failed) return `${use}; failed: writes are refused until the array is assembled again`;
   if (j.pinned) return `${use}; keeping a failed stripe write's record for the next start: writes are refused once it is full`;
   return use;
+}
+
+/**
+ * md's mismatch_cnt (sectors) with the run that counted it. Only a resync, check or repair
+ * compares copies or parity (and resets the count); a recovery after one leaves its count.
+ */
+export function mismatches(a) {
+  if (a.mismatchCount === undefined || a.mismatchCount === null) return "—";
+  const run = { resync: "resync", check: "check", repair: "repair" }[a.lastSyncAction];
+  return `${counted(a.mismatchCount, "sector")} found differing by the last ${run ?? "resync, check or repair"}`;
 }
 
 function activity(action) {

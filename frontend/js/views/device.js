@@ -4,7 +4,7 @@ import { getJson } from "../api.js";
 import { useStore } from "../store.js";
 import { deviceHref, href } from "../router.js";
 import { Card, Health } from "../ui.js";
-import { bytes, count } from "../format.js";
+import { bytes, counted } from "../format.js";
 import { iostatSeries, TimeChart } from "../charts.js";
 import { ArrayPanel } from "./array.js";
 import { DiskPanel } from "./disks.js";
@@ -30,7 +30,7 @@ export function DeviceDetail({ name }) {
           ${health?.reason && html` <span class="muted">${health.reason}</span>`}</dd>
         <dt>Size</dt><dd id="device-size">${bytes(d.sizeBytes)}</dd>
         <dt>Used by</dt><dd id="device-holders">${d.holders.length ? d.holders.join(", ") : "nothing"}</dd>
-        <dt>Requests</dt><dd>${`${count(d.stats?.reads)} reads (${bytes(d.stats?.readBytes)}), ${count(d.stats?.writes)} writes (${bytes(d.stats?.writtenBytes)}), ${count(d.stats?.flushes)} flushes, ${count(d.stats?.errors)} errors`}</dd>
+        <dt>Requests</dt><dd>${`${counted(d.stats?.reads, "read")} (${bytes(d.stats?.readBytes)}), ${counted(d.stats?.writes, "write")} (${bytes(d.stats?.writtenBytes)}), ${counted(d.stats?.flushes, "flush", "flushes")}, ${counted(d.stats?.errors, "error")}`}</dd>
         ${volume && html`<dt>Pool</dt><dd><a href=${href("pools", volume.pool)}>${volume.pool}</a></dd>`}
         <dt>Topology</dt><dd><a href=${href("topology", d.name)}>show in the stack, with its blast radius</a></dd>
       </dl>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { useStore } from "../store.js";
 import { deviceHref, href } from "../router.js";
 import { Card, Health, ProgressBar } from "../ui.js";
-import { bytes, percent, rate, time } from "../format.js";
+import { bytes, counted, percent, rate, time } from "../format.js";
 import { TimeChart } from "../charts.js";
 import { effectiveHealth } from "./devices.js";
 
@@ -24,8 +24,8 @@ export function Overview() {
   return html`
     <${Card} title="Health" id="health-summary">
       <p class=${problems ? "warning" : "good"} id="health-headline">${problems
-        ? `${problems} ${problems === 1 ? "thing needs" : "things need"} attention`
-        : `All ${visible.length} devices healthy`}</p>
+        ? `${counted(problems, "thing needs", "things need")} attention`
+        : `All healthy (${counted(visible.length, "device")})`}</p>
       <ul class="attention">
         ${unhealthy.map((d) => html`<li data-name=${d.name}><a href=${deviceHref(d.name)}>${d.name}</a>${" "}
           <span class="kind">${d.kind}</span>${" "}<${Health} health=${d.health} />${" "}<span class="muted" aria-hidden="true">${d.health.reason}</span></li>`)}

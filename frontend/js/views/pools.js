@@ -4,7 +4,7 @@ import { enc, getJson, send } from "../api.js";
 import { useStore } from "../store.js";
 import { deviceHref, href } from "../router.js";
 import { Action, Card, Field, Health, ProgressBar } from "../ui.js";
-import { bytes, percent } from "../format.js";
+import { bytes, counted, percent } from "../format.js";
 import { freeDevices } from "./array.js";
 import { Snapshots } from "./snapshots.js";
 
@@ -23,7 +23,7 @@ function PoolList() {
     ${s.pools.map((p) => html`<div class="pool-row" data-name=${p.name}>
       <a href=${href("pools", p.name)}>${p.name}</a> on <a href=${deviceHref(p.device)}>${p.device}</a>
       <${ProgressBar} percent=${p.capacityBytes ? 100 * p.usedBytes / p.capacityBytes : 0}
-        label=${`${bytes(p.usedBytes)} of ${bytes(p.capacityBytes)} used, ${p.volumeCount} volumes`} /></div>`)}
+        label=${`${bytes(p.usedBytes)} of ${bytes(p.capacityBytes)} used, ${counted(p.volumeCount, "volume")}`} /></div>`)}
     <form class="row" onSubmit=${(e) => e.preventDefault()}>
       <${Field} id="pool-name" label="Name" value=${name} onValue=${setName} size="10" />
       <label class="field" for="pool-device">Device
@@ -58,13 +58,13 @@ function PoolDetail({ name }) {
         label=${`${bytes(p.usedBytes)} of ${bytes(p.capacityBytes)} used (${percent(100 * p.usedBytes / (p.capacityBytes || 1))}), ${bytes(p.freeBytes)} free`} />
       <h3>Extent map</h3>
       <div class="extent-map" id="extent-map" role="img"
-        aria-label=${`${p.extents.used} of ${p.extents.total} extents used by ${volumes.length} volumes`}>
+        aria-label=${`${p.extents.used} of ${counted(p.extents.total, "extent")} used by ${counted(volumes.length, "volume")}`}>
         ${volumes.flatMap((v) => (segments[v.name] ?? []).map((g) => html`<span class="extent" data-volume=${v.name}
           title=${`${v.name}: extents ${g.poolExtents.first}–${g.poolExtents.last}`}
           style=${`left:${100 * g.poolExtents.first / total}%;width:${Math.max(0.3, 100 * (g.poolExtents.last - g.poolExtents.first + 1) / total)}%;background:${colourOf(v.name)}`}></span>`))}
       </div>
       <${Action} id="delete-pool" label="delete pool" kind="danger"
-        disabled=${volumes.length ? `the pool has ${volumes.length} volumes: delete them first` : null}
+        disabled=${volumes.length ? `the pool has ${counted(volumes.length, "volume")}: delete ${volumes.length === 1 ? "it" : "them"} first` : null}
         confirm=${{ name, removes: [`pool ${name} (the device ${p.device} stays)`] }}
         run=${async () => { await send("DELETE", `/api/v1/pools/${enc(name)}`); location.hash = href("pools"); }} />
     <//>

@@ -94,6 +94,48 @@ class DashboardBrowserTest extends BrowserTestBase {
         assertThat(((Number) total).doubleValue()).isEqualTo(100.0);
     }
 
+    /**
+     * Issue 30: a chart of a few seconds (the overview's, just opened) labelled its time axis in
+     * quarter seconds; the series are per second, so the ticks are too. The labels are read as
+     * uPlot draws them on the canvas.
+     */
+    @Test
+    void aChartOfAFewSecondsLabelsWholeSecondsOnly() {
+        ui.signIn("admin");
+        List<?> drawn = (List<?>) ui.jsAsync("""
+                const done = arguments[arguments.length - 1];
+                const drawn = [];
+                const fillText = CanvasRenderingContext2D.prototype.fillText;
+                CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+                  if (this.canvas.closest('#tick-probe')) drawn.push(String(text));
+                  return fillText.call(this, text, ...rest);
+                };
+                Promise.all([import('preact'), import('/js/html.js'), import('/js/charts.js')]).then(([p, { html }, { TimeChart }]) => {
+                  const box = document.createElement('div');
+                  box.id = 'tick-probe';
+                  box.style.width = '560px';
+                  document.body.append(box);
+                  const t0 = 1700000000;
+                  p.render(html`<${TimeChart} id="probe-chart" series=${['reads/s']}
+                    data=${[[t0, t0 + 1, t0 + 2, t0 + 3], [1, 2, 3, 4]]} />`, box);
+                  const started = Date.now();
+                  const check = () => {
+                    if (drawn.some((t) => t.includes(':')) || Date.now() - started > 20000) {
+                      CanvasRenderingContext2D.prototype.fillText = fillText;
+                      p.render(null, box);
+                      box.remove();
+                      done(drawn);
+                    } else {
+                      requestAnimationFrame(check);
+                    }
+                  };
+                  check();
+                });""");
+        List<String> times = drawn.stream().map(String::valueOf).filter(t -> t.contains(":")).toList();
+        assertThat(times).as("time labels drawn, of %s", drawn).hasSizeGreaterThanOrEqualTo(2)
+                .noneMatch(t -> t.matches(".*\\d\\.\\d.*"));
+    }
+
     @Test
     void aWrongPasswordShowsTheFormAgainWithAMessage() {
         ui.browser().get(api.baseUrl() + "/");
