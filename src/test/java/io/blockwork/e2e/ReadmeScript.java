@@ -10,9 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,28 +44,46 @@ final class ReadmeScript {
         return text.substring(start, end + 1);
     }
 
-    /** Every marked walkthrough of README.md and docs/, by "page: marker text", in file order. */
-    static Map<String, String> walkthroughs() throws IOException {
-        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
-        try (Stream<Path> docs = Files.walk(Path.of("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+    /** A marked walkthrough: its page, its marker's text and its bash block. */
+    record Walkthrough(Path page, String marker, String script) {
+        @Override
+        public String toString() {
+            return page + ": " + marker;
         }
-        Map<String, String> out = new LinkedHashMap<>();
-        for (Path page : pages) {
+    }
+
+    /** Every marked walkthrough of README.md and docs/, in file order. */
+    static List<Walkthrough> walkthroughs() throws IOException {
+        List<Walkthrough> out = new ArrayList<>();
+        for (Path page : pages()) {
             // a marker is a line of its own; the same words inside prose (testing.md) are not one
             Matcher m = MARKER_LINE.matcher(Files.readString(page));
             while (m.find()) {
-                out.put(page + ": " + m.group(1).strip(), block(page, m.group()));
+                out.add(new Walkthrough(page, m.group(1).strip(), block(page, m.group())));
             }
         }
         return out;
     }
 
-    /** Runs {@code script} with {@code bash -eo pipefail}; returns its output after checking it succeeded. */
+    /** README.md and every page under docs/. */
+    static List<Path> pages() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> docs = Files.walk(Path.of("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
+
+    /**
+     * Runs {@code script} with {@code bash -eo pipefail}; returns its output after checking it
+     * succeeded. What its {@code # output:} commands print is kept in {@code scratch} too
+     * ({@link ShownOutput#printed}).
+     */
     static String run(String script, ServiceClient api, int nbdPort, Path scratch) throws Exception {
         String runnable = script.replace("http://127.0.0.1:8080", api.baseUrl())
                 .replace("127.0.0.1:10809", "127.0.0.1:" + nbdPort)
                 .replace("/tmp/", scratch + "/");
+        runnable = ShownOutput.keepingOutputs(runnable, scratch);
         Path file = scratch.resolve("walkthrough.sh");
         Files.writeString(file, runnable);
 
@@ -75,7 +91,13 @@ final class ReadmeScript {
         ProcessBuilder pb = new ProcessBuilder(ExternalTool.require("bash"), "-eo", "pipefail", file.toString())
                 .directory(scratch.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().put("BLOCKWORK_ADMIN_PASSWORD", TempDataDir.ADMIN_PASSWORD);
+        // the password as a user with a data dir of their own finds it (issue 30: the walkthroughs
+        // read data/credentials.properties whatever the data dir): BLOCKWORK_DATADIR, as given to
+        // the service, names a directory other than ./data holding the credentials file
+        Path dataDir = Files.createDirectories(scratch.resolve("elsewhere"));
+        Files.writeString(dataDir.resolve("credentials.properties"), "admin=" + TempDataDir.ADMIN_PASSWORD + "\n");
+        pb.environment().remove("BLOCKWORK_ADMIN_PASSWORD");
+        pb.environment().put("BLOCKWORK_DATADIR", dataDir.toString());
         pb.environment().put("API", api.baseUrl() + "/api/v1");
         pb.environment().put("NBD", "nbd://127.0.0.1:" + nbdPort);
         Process bash = pb.start();
