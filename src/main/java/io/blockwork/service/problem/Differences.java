@@ -50,13 +50,16 @@ public final class Differences {
         return List.copyOf(fields);
     }
 
-    /** Nothing to do when none differ; otherwise 409 name-taken whose {@code differs} lists the fields. */
+    /**
+     * Nothing to do when none differ; otherwise 409 name-taken at {@code name} (the name is what is
+     * taken, as for any other holder of it) whose {@code differs} lists the fields.
+     */
     public void requireNone() {
         if (!fields.isEmpty()) {
             throw new ProblemException(Problem.NAME_TAKEN, "the name '" + name + "' is taken: " + kind + " " + name
                     + " exists with other settings (" + String.join("; ", details) + "); change it with PATCH or "
                     + "delete it first")
-                    .atField(fields.getFirst()).with("takenBy", kind).with("differs", List.copyOf(fields));
+                    .atField("name").with("takenBy", kind).with("differs", List.copyOf(fields));
         }
     }
 
