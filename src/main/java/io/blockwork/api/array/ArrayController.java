@@ -1,5 +1,6 @@
 package io.blockwork.api.array;
 
+import io.blockwork.api.ensure.CreatesOrConfirms;
 import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.array.ArrayBodies.AddArrayMember;
 import io.blockwork.api.array.ArrayBodies.CreateArray;
@@ -60,9 +61,7 @@ class ArrayController {
             + "start with a resync. The array is a block device (kind \"array\"): the device, data and export endpoints "
             + "work on it. A repeat (the same settings) answers 200 with the array; other settings are 409 "
             + "name-taken naming them in differs.")
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<ArrayBodies.Array> create(@Valid @RequestBody CreateArray body) {
         ArraySpeedLimits s = body.speedLimits();
         ArrayCreate create = new ArrayCreate(body.name(), body.level(), body.members(), body.spares(),
@@ -79,9 +78,7 @@ class ArrayController {
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "putArray", summary = "Create or confirm an array", description = Ensure.PUT_SUMMARY)
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<ArrayBodies.Array> put(@PathVariable String name, @Valid @RequestBody CreateArray body) {
         Ensure.samePathName(name, body.name(), "name");
         return create(body);

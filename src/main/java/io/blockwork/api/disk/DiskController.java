@@ -11,6 +11,7 @@ import io.blockwork.api.disk.DiskBodies.Latency;
 import io.blockwork.api.disk.DiskBodies.DiskStats;
 import io.blockwork.api.disk.DiskBodies.Strategies;
 import io.blockwork.api.disk.DiskBodies.UpdateDisk;
+import io.blockwork.api.ensure.CreatesOrConfirms;
 import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.units.TimeSpan;
 import io.blockwork.engine.block.FlushMerging;
@@ -23,7 +24,6 @@ import io.blockwork.service.disk.DiskUpdate;
 import io.blockwork.service.disk.DiskView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -58,9 +58,7 @@ class DiskController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create a disk", description = "A repeat of the create (the same settings) answers 200 with "
             + "the disk; other settings are 409 name-taken naming them in differs.")
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<DiskBodies.Disk> create(@Valid @RequestBody CreateDisk body) {
         DiskSpec spec = toSpec(body);
         return new Ensure<>(() -> disks.get(body.name()), existing -> spec.differencesFrom(existing.spec()),
@@ -70,9 +68,7 @@ class DiskController {
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or confirm a disk", description = Ensure.PUT_SUMMARY)
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<DiskBodies.Disk> put(@PathVariable String name, @Valid @RequestBody CreateDisk body) {
         Ensure.samePathName(name, body.name(), "name");
         return create(body);

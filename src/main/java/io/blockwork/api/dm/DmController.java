@@ -1,5 +1,6 @@
 package io.blockwork.api.dm;
 
+import io.blockwork.api.ensure.CreatesOrConfirms;
 import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.dm.DmBodies.CreateDmDevice;
 import io.blockwork.api.dm.DmBodies.DmDevice;
@@ -13,7 +14,6 @@ import io.blockwork.service.dm.DmView;
 import io.blockwork.service.dm.TableInput;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -52,9 +52,7 @@ class DmController {
     @Operation(summary = "Create a mapped device", description = "Builds the table and makes it live (dmsetup create). "
             + "A repeat (the same uuid, table and strategies) answers 200 with the device; others are 409 name-taken "
             + "naming them in differs.")
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<DmDevice> createDm(@Valid @RequestBody CreateDmDevice body) {
         DmCreate create = new DmCreate(body.name(), body.uuid(),
                 body.table() == null ? null : body.table().input(),
@@ -65,9 +63,7 @@ class DmController {
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or confirm a mapped device", description = Ensure.PUT_SUMMARY)
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<DmDevice> putDm(@PathVariable String name, @Valid @RequestBody CreateDmDevice body) {
         Ensure.samePathName(name, body.name(), "name");
         return createDm(body);

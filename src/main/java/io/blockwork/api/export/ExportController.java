@@ -1,5 +1,6 @@
 package io.blockwork.api.export;
 
+import io.blockwork.api.ensure.CreatesOrConfirms;
 import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.export.ExportBodies.CreateExport;
 import io.blockwork.service.export.ExportService;
@@ -8,7 +9,6 @@ import io.blockwork.service.export.ExportView;
 import io.blockwork.service.export.NbdEndpoint;
 import io.blockwork.service.export.NbdServerLifecycle;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -51,18 +51,14 @@ class ExportController {
                     + "hidden devices refuse every export. NBD has no passwords: tls and allowedClients decide who "
                     + "may reach it (docs/guide/nbd-security.md). A repeat (the same settings) answers 200 with the export; other "
                     + "settings are 409 name-taken naming them in differs.")
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<ExportBodies.Export> create(@Valid @RequestBody CreateExport body, HttpServletRequest request) {
         return ensure(body.name(), body, request);
     }
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or confirm an export", description = Ensure.PUT_SUMMARY)
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<ExportBodies.Export> put(@PathVariable String name, @Valid @RequestBody CreateExport body,
                                             HttpServletRequest request) {
         Ensure.samePathName(name, body.name(), "name");

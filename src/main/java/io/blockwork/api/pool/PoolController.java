@@ -3,6 +3,7 @@ package io.blockwork.api.pool;
 import io.blockwork.api.pool.PoolBodies.CreatePool;
 import io.blockwork.api.pool.PoolBodies.GrowPool;
 import io.blockwork.api.pool.PoolBodies.Pool;
+import io.blockwork.api.ensure.CreatesOrConfirms;
 import io.blockwork.api.ensure.Ensure;
 import io.blockwork.service.pool.PoolService;
 import io.blockwork.service.problem.Differences;
@@ -15,7 +16,6 @@ import io.blockwork.service.thin.ThinPoolService;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -58,9 +58,7 @@ class PoolController {
             + "(or carves them from a classic pool: 409 insufficient-space if it has not the room), formats the "
             + "metadata and starts the pool. A repeat of the create (the same settings) answers 200 with the pool; "
             + "other settings are 409 name-taken naming them in differs.")
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<Pool> createPool(@Valid @RequestBody CreatePool body) {
         String type = body.type() == null ? PoolView.CLASSIC : body.type();
         NewThinPool thin = switch (type) {
@@ -89,9 +87,7 @@ class PoolController {
 
     @PutMapping(path = "/{pool}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or confirm a pool", description = Ensure.PUT_SUMMARY)
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<Pool> putPool(@PathVariable String pool, @Valid @RequestBody CreatePool body) {
         Ensure.samePathName(pool, body.name(), "name");
         return createPool(body);

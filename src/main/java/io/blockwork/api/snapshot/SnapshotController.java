@@ -2,6 +2,7 @@ package io.blockwork.api.snapshot;
 
 import io.blockwork.api.snapshot.SnapshotBodies.CreateSnapshot;
 import io.blockwork.api.snapshot.SnapshotBodies.Snapshot;
+import io.blockwork.api.ensure.CreatesOrConfirms;
 import io.blockwork.api.ensure.Ensure;
 import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
@@ -63,9 +64,7 @@ class SnapshotController {
             + "insufficient-space; a name in use is 409 name-taken; a volume merging a snapshot is 409 invalid-state. "
             + "A repeat (the same settings) answers 200 with the snapshot; other settings are 409 name-taken naming "
             + "them in differs.")
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<Snapshot> createSnapshot(@PathVariable String pool, @PathVariable String volume,
                                             @Valid @RequestBody CreateSnapshot body) {
         boolean thin = thinPools.isThin(pool);
@@ -85,9 +84,7 @@ class SnapshotController {
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or confirm a snapshot", description = Ensure.PUT_SUMMARY)
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<Snapshot> putSnapshot(@PathVariable String pool, @PathVariable String volume,
                                          @PathVariable String name, @Valid @RequestBody CreateSnapshot body) {
         Ensure.samePathName(name, body.name(), "name");

@@ -4,6 +4,7 @@ import io.blockwork.api.volume.VolumeBodies.ChangeVolume;
 import io.blockwork.api.volume.VolumeBodies.CreateVolume;
 import io.blockwork.api.volume.VolumeBodies.RenameVolume;
 import io.blockwork.api.volume.VolumeBodies.Volume;
+import io.blockwork.api.ensure.CreatesOrConfirms;
 import io.blockwork.api.ensure.Ensure;
 import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
@@ -15,7 +16,6 @@ import io.blockwork.service.volume.VolumeService;
 import io.blockwork.service.volume.VolumeView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -65,9 +65,7 @@ class VolumeController {
             + "volume already there; another size is 409 name-taken naming it in differs, and the name of a volume of "
             + "another pool is 409 name-taken. Not enough free space is 409 insufficient-space, which says how much is "
             + "free.")
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<Volume> createVolume(@PathVariable String pool, @Valid @RequestBody CreateVolume body) {
         Long size = body.size() == null ? null : body.size().bytes();
         return new Ensure<>(() -> volume(pool, body.name()),
@@ -79,9 +77,7 @@ class VolumeController {
 
     @PutMapping(path = "/pools/{pool}/volumes/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or confirm a volume", description = Ensure.PUT_SUMMARY)
-    @ApiResponse(responseCode = "201", description = Ensure.CREATED)
-    @ApiResponse(responseCode = "200", description = Ensure.CONFIRMED)
-    @ApiResponse(responseCode = "409", description = Ensure.DIFFERS)
+    @CreatesOrConfirms
     ResponseEntity<Volume> putVolume(@PathVariable String pool, @PathVariable String name,
                                      @Valid @RequestBody CreateVolume body) {
         Ensure.samePathName(name, body.name(), "name");
