@@ -26,16 +26,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One client connection.
  *
- * <p>Size note: over 400 lines because the reader loop, the completion callbacks, the budget and
- * the shutdown count ({@link #outstanding}) share state whose ordering is the whole point (who may
- * send a reply, when the last one has gone, when buffers may be freed); split apart, that
- * ordering would be spread over package-private accessors. The protocol's pieces that need no
- * such state live elsewhere: the handshake ({@link Handshake}), reply encoding ({@link ReplyWriter}),
- * buffers ({@link BufferPool}) and the budget ({@link MemoryBudget}).
+ * <p>Size note: over 400 lines because reading and submitting a request, the completion
+ * callbacks, the budget and the shutdown count ({@link #outstanding}) share the reader's state,
+ * and the ordering between them is the whole point (who may send a reply, when the last one has
+ * gone, when buffers may be freed); split apart, that ordering would be spread over
+ * package-private accessors. The protocol's pieces that need no such state live elsewhere: the
+ * handshake ({@link Handshake}), every check a request must pass ({@link RequestCheck}), reply
+ * encoding ({@link ReplyWriter}), BLOCK_STATUS's ({@link BlockStatus}), buffers
+ * ({@link BufferPool}) and the budget ({@link MemoryBudget}).
  *
  * <p>Threading. A platform thread runs the handshake and then reads requests. It never waits for
- * a request to finish: it checks the request, takes a buffer, submits a bio and reads the next
- * header. A bio the device completed inline (inside {@code submit}) leaves its reply in the
+ * a request to finish: it checks the request ({@link RequestCheck}: go ahead, an error reply or a
+ * hard disconnect), takes a buffer, submits a bio and reads the next header. A bio the device completed inline (inside {@code submit}) leaves its reply in the
  * reader's own batch, which the reader sends before it next waits for the socket or the budget;
  * a bio completed on another thread hands its reply to the {@link ReplyWriter}'s thread. So
  * requests run concurrently and replies go out in completion order, matched by handle. Measured
@@ -53,10 +55,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * requests. A small WRITE payload is read through the staging buffer too and moved once into the
  * bio's buffer; of a large one, whatever part arrived with its header is moved once and the rest
  * is read from the socket straight into the bio's buffer.
- *
- * <p>Size note: just over 400 lines because reading, checking and submitting a request, and the
- * accounting that lets every reply be sent before the socket closes, share the reader's state;
- * the reply encoding lives in {@link ReplyWriter} and BLOCK_STATUS's in {@link BlockStatus}.
  *
  * <p>Shutdown. {@link #outstanding} counts the reader plus every request not yet handed to a
  * sender; whoever brings it to zero queues {@link Pending#END}, so every reply is sent (even after
@@ -106,8 +104,8 @@ final class Connection {
     private final ReplyWriter.Batch inline = new ReplyWriter.Batch();
     private BlockDevice device;
     private Transport transport;
-    /** base:allocation was negotiated: BLOCK_STATUS is answered. */
-    private boolean allocationContext;
+    /** Reader-confined, set once the handshake chose an export. */
+    private RequestCheck check;
     private ByteBuffer in;
     /** Watchdog-confined ({@link #stalled}): the writer's progress when last seen, and since when. */
     private long watchedProgress = -1;
@@ -145,7 +143,7 @@ final class Connection {
                 return;
             }
             device = r.export().device();
-            allocationContext = r.allocationContext();
+            check = new RequestCheck(r.export(), r.allocationContext(), limits);
             ReplyWriter w = new ReplyWriter(this, transport, r.structuredReplies());
             server.startThread("nbd-writer-" + id, w);
             writer = w;
@@ -202,39 +200,33 @@ final class Connection {
         in = staging.allocate(STAGING_BYTES).asByteBuffer().limit(0);
         // After a hard disconnect (closed) the requests already staged are not served: nobody would get their replies.
         while (!closed && fill(NbdWire.REQUEST_HEADER_BYTES)) {
-            int magic = in.getInt();
-            if (magic != NbdWire.REQUEST_MAGIC) {
-                throw new ProtocolViolation("bad request magic 0x" + Integer.toHexString(magic));
-            }
-            int flags = Short.toUnsignedInt(in.getShort());
-            int type = Short.toUnsignedInt(in.getShort());
-            long handle = in.getLong();
-            long offset = in.getLong();
-            long length = Integer.toUnsignedLong(in.getInt());
-            NbdCommand command = NbdCommand.of(type);
-            if (command == NbdCommand.DISC) {
+            Request r = Request.read(in);
+            if (r.command() == NbdCommand.DISC) {
                 return; // answer what is in flight, then close; nothing after DISC is read
             }
-            Refusal refusal = check(command, type, flags, offset, length);
-            if (command == NbdCommand.WRITE && length > Math.max(limits.maxBlockBytes(), NbdWire.DEFAULT_MAX_BLOCK_BYTES)) {
-                throw new ProtocolViolation("WRITE of " + length + " bytes");
-            }
-            if (refusal != null) {
-                if (command == NbdCommand.WRITE) {
-                    skip(length);
+            switch (check.check(r)) {
+                case RequestCheck.Verdict.Drop d -> throw new ProtocolViolation(d.reason());
+                case RequestCheck.Verdict.Refuse refusal -> refuse(r, refusal);
+                case RequestCheck.Verdict.Serve s -> {
+                    if (r.command() == NbdCommand.BLOCK_STATUS || r.command() == NbdCommand.CACHE) {
+                        answerAtOnce(r);
+                    } else {
+                        start(r);
+                    }
                 }
-                acquire(NbdLimits.REQUEST_OVERHEAD_BYTES);
-                Pending p = new Pending(this, handle, command, offset, NbdLimits.REQUEST_OVERHEAD_BYTES, null);
-                outstanding.incrementAndGet();
-                replyReady(p.fail(refusal.error(), refusal.message()));
-                continue;
-            }
-            if (command == NbdCommand.BLOCK_STATUS || command == NbdCommand.CACHE) {
-                answerAtOnce(command, flags, handle, offset, length);
-            } else {
-                start(command, flags, handle, offset, (int) length);
             }
         }
+    }
+
+    /** Answers a request {@link RequestCheck} refused; a refused WRITE's payload is read and dropped. */
+    private void refuse(Request r, RequestCheck.Verdict.Refuse refusal) throws IOException, InterruptedException {
+        if (r.command() == NbdCommand.WRITE) {
+            skip(r.length());
+        }
+        acquire(NbdLimits.REQUEST_OVERHEAD_BYTES);
+        Pending p = new Pending(this, r.handle(), r.command(), r.offset(), NbdLimits.REQUEST_OVERHEAD_BYTES, null);
+        outstanding.incrementAndGet();
+        replyReady(p.fail(refusal.error(), refusal.message()));
     }
 
     /**
@@ -242,38 +234,42 @@ final class Connection {
      * says the range was valid) and BLOCK_STATUS (the device's allocation query, which never
      * waits for I/O). Their replies join the inline batch.
      */
-    private void answerAtOnce(NbdCommand command, int flags, long handle, long offset, long length)
-            throws InterruptedException {
-        ByteBuffer status = command == NbdCommand.BLOCK_STATUS
-                ? BlockStatus.encode(device, offset, length, (flags & NbdWire.CMD_FLAG_REQ_ONE) != 0)
+    private void answerAtOnce(Request r) throws InterruptedException {
+        ByteBuffer status = r.command() == NbdCommand.BLOCK_STATUS
+                ? BlockStatus.encode(device, r.offset(), r.length(), r.has(NbdWire.CMD_FLAG_REQ_ONE))
                 : null;
         int charge = NbdLimits.REQUEST_OVERHEAD_BYTES + (status == null ? 0 : status.capacity());
         acquire(charge);
-        Pending p = new Pending(this, handle, command, offset, charge, null);
+        Pending p = new Pending(this, r.handle(), r.command(), r.offset(), charge, null);
         p.status = status;
         outstanding.incrementAndGet();
         replyReady(p);
     }
 
-    /** A request that passed {@link #check}: take budget and a buffer, submit its bio. */
-    private void start(NbdCommand command, int flags, long handle, long offset, int length)
-            throws IOException, InterruptedException {
-        boolean data = command == NbdCommand.READ || command == NbdCommand.WRITE;
-        int charge = NbdLimits.REQUEST_OVERHEAD_BYTES + (data ? BufferPool.capacityFor(length) : 0);
+    /**
+     * A request that passed {@link RequestCheck}: take budget and a buffer, submit its bio. Only a
+     * READ's or WRITE's length, held to the maximum payload, is a buffer's; TRIM's and
+     * WRITE_ZEROES' may be up to 4 GiB.
+     */
+    private void start(Request r) throws IOException, InterruptedException {
+        NbdCommand command = r.command();
+        long offset = r.offset();
+        boolean data = r.carriesData();
+        int charge = NbdLimits.REQUEST_OVERHEAD_BYTES + (data ? BufferPool.capacityFor((int) r.length()) : 0);
         acquire(charge);
-        BufferPool.Payload payload = data ? pool.take(length) : null;
-        Pending p = new Pending(this, handle, command, offset, charge, payload);
+        BufferPool.Payload payload = data ? pool.take((int) r.length()) : null;
+        Pending p = new Pending(this, r.handle(), command, offset, charge, payload);
         if (command == NbdCommand.WRITE) {
             readPayload(payload.buffer());
         }
-        boolean fua = (flags & NbdWire.CMD_FLAG_FUA) != 0;
+        boolean fua = r.has(NbdWire.CMD_FLAG_FUA);
         Bio bio = switch (command) {
             case READ -> Bio.read(offset, payload.segment(), p);
             case WRITE -> Bio.write(offset, payload.segment(), fua ? BioFlags.FUA : BioFlags.NONE, p);
             case FLUSH -> Bio.flush(p);
-            case TRIM -> Bio.of(BioOp.DISCARD, offset, length, BioFlags.NONE, null, p);
+            case TRIM -> Bio.of(BioOp.DISCARD, offset, r.length(), BioFlags.NONE, null, p);
             // NO_HOLE or not, zeroing is WRITE_ZEROES: the device decides how to provision it.
-            case WRITE_ZEROES -> Bio.of(BioOp.WRITE_ZEROES, offset, length, BioFlags.NONE, null, p);
+            case WRITE_ZEROES -> Bio.of(BioOp.WRITE_ZEROES, offset, r.length(), BioFlags.NONE, null, p);
             default -> throw new IllegalStateException("unchecked command " + command);
         };
         // FUA on a TRIM or WRITE_ZEROES is kept in one place: a device flush after it completes.
@@ -292,57 +288,6 @@ final class Connection {
         if (inline.isFull()) {
             sendInline();
         }
-    }
-
-    private record Refusal(NbdError error, String message) {}
-
-    /** Why a request is refused before it reaches the device, or null if it may go ahead. */
-    private Refusal check(NbdCommand command, int type, int flags, long offset, long length) {
-        NbdExport e = export;
-        if (command == null || command == NbdCommand.RESIZE) {
-            return new Refusal(NbdError.EINVAL, "command " + type + " is not supported");
-        }
-        if (command == NbdCommand.BLOCK_STATUS && !allocationContext) {
-            return new Refusal(NbdError.EINVAL, "BLOCK_STATUS needs a meta context (NBD_OPT_SET_META_CONTEXT "
-                    + NbdWire.BASE_ALLOCATION + ")");
-        }
-        if (e.readOnly() && command.modifies()) {
-            return new Refusal(NbdError.EPERM, "export " + e.name() + " is read-only");
-        }
-        int allowed = e.readOnly() ? 0 : NbdWire.CMD_FLAG_FUA;
-        if (command == NbdCommand.WRITE_ZEROES) {
-            allowed |= NbdWire.CMD_FLAG_NO_HOLE;
-        }
-        if (command == NbdCommand.BLOCK_STATUS) {
-            allowed = NbdWire.CMD_FLAG_REQ_ONE;
-        } else if (command == NbdCommand.CACHE) {
-            allowed = 0;
-        }
-        if ((flags & ~allowed) != 0) {
-            return new Refusal(NbdError.EINVAL, "flags 0x" + Integer.toHexString(flags) + " not valid for " + command);
-        }
-        if (command == NbdCommand.FLUSH) {
-            return offset == 0 && length == 0 ? null : new Refusal(NbdError.EINVAL, "FLUSH must have offset and length 0");
-        }
-        if (length == 0) {
-            return new Refusal(NbdError.EINVAL, command + " of length 0");
-        }
-        if ((command == NbdCommand.READ || command == NbdCommand.WRITE) && length > limits.maxBlockBytes()) {
-            return new Refusal(NbdError.EINVAL, command + " of " + length + " bytes exceeds the maximum block size "
-                    + limits.maxBlockBytes());
-        }
-        long size = device.sizeBytes();
-        if (offset < 0 || offset > size || length > size - offset) {
-            boolean writes = command == NbdCommand.WRITE || command == NbdCommand.WRITE_ZEROES;
-            return new Refusal(writes ? NbdError.ENOSPC : NbdError.EINVAL, command + " at "
-                    + Long.toUnsignedString(offset) + "+" + length + " is beyond the export's " + size + " bytes");
-        }
-        long block = device.limits().logicalBlockSize();
-        if (((offset | length) & (block - 1)) != 0) {
-            return new Refusal(NbdError.EINVAL, command + " at " + offset + "+" + length
-                    + " is not aligned to the minimum block size " + block);
-        }
-        return null;
     }
 
     private void acquire(int bytes) throws InterruptedException {

@@ -17,8 +17,8 @@ import java.util.Objects;
  * buffers of the whole server stay under {@link #memoryBound()} whatever clients do.
  *
  * @param maxBlockBytes largest READ or WRITE accepted, advertised as the maximum block size;
- *                      larger reads get EINVAL, larger writes a hard disconnect (the payload is
- *                      not worth reading)
+ *                      larger ones get EINVAL, except a WRITE of more than this and 32 MiB, a hard
+ *                      disconnect (its payload is not worth reading); see {@link RequestCheck}
  * @param maxInFlightBytes memory one connection may hold in request buffers at most
  * @param handshakeTimeout a client that has not finished negotiating by then is disconnected
  * @param maxOptions options one client may send before the server gives up on it

@@ -10,6 +10,9 @@ import static io.blockwork.support.Requests.viewer;
 import static io.blockwork.support.Requests.writeData;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasLength;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -169,6 +172,27 @@ class BadInputTest {
         mvc.perform(patch("/api/v1/disks/{n}", DISK).with(admin()).contentType(MediaType.APPLICATION_JSON)
                         .content("{\"latency\":{\"read\":\"1ms\"},\"queueDepth\":-99999999999}"))
                 .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("queueDepth"));
+        assertNothingChanged();
+    }
+
+    /**
+     * Issue 30: a number too large to be a size, however it is written, is a bad size naming the
+     * field; `1e999999999` answered a raw Java message, a long digit string was parsed in full.
+     */
+    @Test
+    void hugeNumbersAreBadSizesNamingTheField() throws Exception {
+        String[] sizes = {"1e999999999", "-1e999999999", "1E400", "9".repeat(999), "\"" + "9".repeat(100_000) + "MiB\"",
+            "\"1." + "0".repeat(100_000) + "1KiB\""};
+        for (String size : sizes) {
+            mvc.perform(createDisk("{\"name\":\"bi-huge\",\"type\":\"memory\",\"size\":" + size + "}"))
+                    .andExpect(problem(400, "validation-failed")).andExpect(jsonPath("$.field").value("size"))
+                    .andExpect(jsonPath("$.detail").value(not(containsString("Character"))))
+                    .andExpect(jsonPath("$.detail").value(hasLength(lessThan(200))));
+        }
+        // longer than the parser takes: refused by it, before any field sees it
+        mvc.perform(createDisk("{\"name\":\"bi-huge\",\"type\":\"memory\",\"size\":" + "9".repeat(5_000) + "}"))
+                .andExpect(problem(400, "validation-failed"))
+                .andExpect(jsonPath("$.detail").value("a number in the body has more digits than any value takes (at most 1000)"));
         assertNothingChanged();
     }
 

@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * DEVELOPERS.md's rule, checked: no production class above 400 lines without a design note at
- * its top saying why ("Size note:" in the comment before the type's declaration).
+ * its top saying why ("Size note:" in the comment before the type's declaration), and none above
+ * 600 lines at all (issue 31): a room that large holds several jobs and is split instead.
  */
 @Tag("unit")
 class ClassSizeTest {
 
     static final int LIMIT = 400;
+    static final int HARD_LIMIT = 600;
     private static final Pattern DECLARATION =
             Pattern.compile("^(public |final |abstract |sealed |non-sealed )*(class|record|interface|enum) ", Pattern.MULTILINE);
 
@@ -41,5 +43,19 @@ class ClassSizeTest {
             }
         }
         assertThat(unexplained).as("classes over %d lines without a size note at their top", LIMIT).isEmpty();
+    }
+
+    @Test
+    void noClassIsOverTheHardLimit() throws Exception {
+        List<String> tooLong = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                long lines = Files.readString(f).lines().count();
+                if (lines > HARD_LIMIT) {
+                    tooLong.add(f + " (" + lines + " lines)");
+                }
+            }
+        }
+        assertThat(tooLong).as("classes over %d lines: split them", HARD_LIMIT).isEmpty();
     }
 }

@@ -54,6 +54,17 @@ class DocsLinksTest {
         assertThat(Files.readAllLines(Path.of("README.md"))).hasSizeLessThanOrEqualTo(200);
     }
 
+    /** Issue 31: the design page is where a newcomer looks for the engine's notes; none is missing. */
+    @Test
+    void theDesignPageLinksEveryEngineNote() throws Exception {
+        String design = Files.readString(Path.of("docs/design.md"));
+        try (Stream<Path> notes = Files.list(Path.of("docs/engine"))) {
+            List<String> missing = notes.map(p -> "engine/" + p.getFileName())
+                    .filter(n -> n.endsWith(".md") && !design.contains("](" + n + ")")).sorted().toList();
+            assertThat(missing).as("engine notes docs/design.md does not link").isEmpty();
+        }
+    }
+
     @Test
     void everyRelativeLinkResolves() throws Exception {
         List<String> broken = new ArrayList<>();

@@ -47,9 +47,7 @@ public final class RunningService implements AutoCloseable {
 
     /** With settings of its own on top of the test defaults, e.g. TLS for the NBD server or a fixed NBD port a restart keeps. */
     static RunningService start(Path dataDir, Map<String, ?> settings) {
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class)
-                .run(arguments(dataDir, settings));
-        return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
+        return start(dataDir, settings, new Class<?>[0]);
     }
 
     /**
@@ -57,8 +55,12 @@ public final class RunningService implements AutoCloseable {
      * methods, not components, so that no other test's scan finds them) added to the context.
      */
     public static RunningService start(Path dataDir, Class<?>... extraSources) {
+        return start(dataDir, Map.of(), extraSources);
+    }
+
+    static RunningService start(Path dataDir, Map<String, ?> settings, Class<?>... extraSources) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(BlockworkApplication.class)
-                .sources(extraSources).run(arguments(dataDir, Map.of()));
+                .sources(extraSources).run(arguments(dataDir, settings));
         return new RunningService(context, null, ((WebServerApplicationContext) context).getWebServer().getPort());
     }
 

@@ -1,5 +1,7 @@
 package io.blockwork.api.array;
 
+import io.blockwork.api.ensure.CreatesOrConfirms;
+import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.array.ArrayBodies.AddArrayMember;
 import io.blockwork.api.array.ArrayBodies.CreateArray;
 import io.blockwork.api.array.ArrayBodies.ArraySpeedLimits;
@@ -57,18 +59,29 @@ class ArrayController {
     @Operation(operationId = "createArray", summary = "Create an array (mdadm --create)", description = "The members and spares must be active "
             + "block devices nothing else uses; the array holds them until it is deleted. raid1, raid10 and raid4/5/6 "
             + "start with a resync. The array is a block device (kind \"array\"): the device, data and export endpoints "
-            + "work on it.")
-    @ApiResponse(responseCode = "201", description = "Created; Location names the new array")
+            + "work on it. A repeat (the same settings) answers 200 with the array; other settings are 409 "
+            + "name-taken naming them in differs.")
+    @CreatesOrConfirms
     ResponseEntity<ArrayBodies.Array> create(@Valid @RequestBody CreateArray body) {
         ArraySpeedLimits s = body.speedLimits();
-        ArrayView created = arrays.create(new ArrayCreate(body.name(), body.level(), body.members(), body.spares(),
+        ArrayCreate create = new ArrayCreate(body.name(), body.level(), body.members(), body.spares(),
                 bytes(body.chunk()), body.layout(),
                 body.strategies() == null ? null : body.strategies().flush(),
                 body.strategies() == null ? null : body.strategies().barrier(),
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max()),
                 Boolean.TRUE.equals(body.assumeClean()), body.metadata(), body.bitmap(), bytes(body.bitmapChunk()), body.bitmapDelay(),
-                body.stripeCacheSize(), body.journal(), body.writeMostly()));
-        return ResponseEntity.created(URI.create("/api/v1/arrays/" + created.name())).body(toBody(created));
+                body.stripeCacheSize(), body.journal(), body.writeMostly());
+        return new Ensure<>(() -> arrays.get(body.name()), create::differencesFrom,
+                () -> toBody(arrays.create(create)), ArrayController::toBody)
+                .answer(URI.create("/api/v1/arrays/" + body.name()));
+    }
+
+    @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "putArray", summary = "Create or confirm an array", description = Ensure.PUT_SUMMARY)
+    @CreatesOrConfirms
+    ResponseEntity<ArrayBodies.Array> put(@PathVariable String name, @Valid @RequestBody CreateArray body) {
+        Ensure.samePathName(name, body.name(), "name");
+        return create(body);
     }
 
     @PostMapping(path = "/assemble", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -11,6 +11,8 @@ import io.blockwork.api.disk.DiskBodies.Latency;
 import io.blockwork.api.disk.DiskBodies.DiskStats;
 import io.blockwork.api.disk.DiskBodies.Strategies;
 import io.blockwork.api.disk.DiskBodies.UpdateDisk;
+import io.blockwork.api.ensure.CreatesOrConfirms;
+import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.units.TimeSpan;
 import io.blockwork.engine.block.FlushMerging;
 import io.blockwork.engine.disk.CacheMode;
@@ -22,7 +24,6 @@ import io.blockwork.service.disk.DiskUpdate;
 import io.blockwork.service.disk.DiskView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -36,6 +37,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -54,11 +56,22 @@ class DiskController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create a disk")
-    @ApiResponse(responseCode = "201", description = "Created; Location names the new disk")
+    @Operation(summary = "Create a disk", description = "A repeat of the create (the same settings) answers 200 with "
+            + "the disk; other settings are 409 name-taken naming them in differs.")
+    @CreatesOrConfirms
     ResponseEntity<DiskBodies.Disk> create(@Valid @RequestBody CreateDisk body) {
-        DiskView created = disks.create(toSpec(body), "existing".equals(body.image()));
-        return ResponseEntity.created(URI.create("/api/v1/disks/" + created.spec().name())).body(toBody(created));
+        DiskSpec spec = toSpec(body);
+        return new Ensure<>(() -> disks.get(body.name()), existing -> spec.differencesFrom(existing.spec()),
+                () -> toBody(disks.create(spec, "existing".equals(body.image()))), DiskController::toBody)
+                .answer(URI.create("/api/v1/disks/" + body.name()));
+    }
+
+    @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create or confirm a disk", description = Ensure.PUT_SUMMARY)
+    @CreatesOrConfirms
+    ResponseEntity<DiskBodies.Disk> put(@PathVariable String name, @Valid @RequestBody CreateDisk body) {
+        Ensure.samePathName(name, body.name(), "name");
+        return create(body);
     }
 
     @GetMapping

@@ -1,5 +1,7 @@
 package io.blockwork.api.dm;
 
+import io.blockwork.api.ensure.CreatesOrConfirms;
+import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.dm.DmBodies.CreateDmDevice;
 import io.blockwork.api.dm.DmBodies.DmDevice;
 import io.blockwork.api.dm.DmBodies.DmLoadTable;
@@ -12,7 +14,6 @@ import io.blockwork.service.dm.DmView;
 import io.blockwork.service.dm.TableInput;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -48,13 +49,24 @@ class DmController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create a mapped device", description = "Builds the table and makes it live (dmsetup create).")
-    @ApiResponse(responseCode = "201", description = "Created; Location names the new device")
+    @Operation(summary = "Create a mapped device", description = "Builds the table and makes it live (dmsetup create). "
+            + "A repeat (the same uuid, table and strategies) answers 200 with the device; others are 409 name-taken "
+            + "naming them in differs.")
+    @CreatesOrConfirms
     ResponseEntity<DmDevice> createDm(@Valid @RequestBody CreateDmDevice body) {
-        DmView created = dm.create(new DmCreate(body.name(), body.uuid(),
+        DmCreate create = new DmCreate(body.name(), body.uuid(),
                 body.table() == null ? null : body.table().input(),
-                body.strategies() == null ? null : body.strategies().choices()));
-        return ResponseEntity.created(URI.create(BASE + created.name())).body(DmDevice.of(created));
+                body.strategies() == null ? null : body.strategies().choices());
+        return new Ensure<>(() -> dm.get(body.name()), create::differencesFrom, () -> DmDevice.of(dm.create(create)),
+                DmDevice::of).answer(URI.create(BASE + body.name()));
+    }
+
+    @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create or confirm a mapped device", description = Ensure.PUT_SUMMARY)
+    @CreatesOrConfirms
+    ResponseEntity<DmDevice> putDm(@PathVariable String name, @Valid @RequestBody CreateDmDevice body) {
+        Ensure.samePathName(name, body.name(), "name");
+        return createDm(body);
     }
 
     @GetMapping

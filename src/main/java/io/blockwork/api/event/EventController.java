@@ -1,6 +1,7 @@
 package io.blockwork.api.event;
 
 import io.blockwork.engine.block.Labelled;
+import io.blockwork.engine.block.Quoted;
 import io.blockwork.service.event.Event;
 import io.blockwork.service.event.EventFilter;
 import io.blockwork.service.event.EventHub;
@@ -16,9 +17,7 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -26,20 +25,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The event stream ({@code text/event-stream}) and, for clients that poll, the same events as a
- * JSON list ({@code /recent}). The stream is written by the request's own (virtual) thread,
- * which waits on its {@link Subscription}'s queue: a consumer that stops reading blocks only that thread, and the
- * hub cuts it off once its queue is full.
+ * JSON list ({@code /recent}). The stream is written by a virtual thread of its own, not by a
+ * request thread: it waits on its {@link Subscription}'s queue for as long as the consumer stays,
+ * and the request threads are a bounded pool (application.yml's {@code server.tomcat.threads}).
+ * A consumer that stops reading blocks only that thread, and the hub cuts it off once its queue is
+ * full.
  */
 @RestController
 @RequestMapping("/api/v1/events")
@@ -71,6 +76,10 @@ class EventController {
 
             """;
 
+    private static final MediaType STREAM_TYPE = new MediaType(MediaType.TEXT_EVENT_STREAM, StandardCharsets.UTF_8);
+    private static final long NO_TIMEOUT = -1;
+    private static final AtomicLong PUMPS = new AtomicLong();
+
     private final EventHub hub;
     private final Duration heartbeat;
     private final JsonMapper json;
@@ -94,33 +103,46 @@ class EventController {
     @ApiResponse(responseCode = "200", description = "The stream; it stays open",
             content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string"),
                     examples = @ExampleObject(name = "a member fails and a spare is rebuilt", value = STREAM_EXAMPLE)))
-    void stream(@Parameter(description = "Comma-separated kinds to keep: disk, array, member, dm, pool, volume, "
+    ResponseEntity<ResponseBodyEmitter> stream(@Parameter(description = "Comma-separated kinds to keep: disk, array, member, dm, pool, volume, "
                         + "snapshot, export, workload, experiment", example = "array,member")
                 @RequestParam(required = false) String kinds,
                 @Parameter(description = "Keep only events about this object, or whose parent it is (an array and "
                         + "its members, a volume and its snapshots, a device and its workloads)", example = "md0")
                 @RequestParam(required = false) String object,
                 @Parameter(description = "Resume after this event id (what EventSource sends on reconnect)")
-                @RequestHeader(value = "Last-Event-ID", required = false) String lastEventId,
-                HttpServletResponse response) throws IOException {
+                @RequestHeader(value = "Last-Event-ID", required = false) String lastEventId) {
         EventFilter filter = filter(kinds, object);
         Long after = lastEventId(lastEventId);
-        response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.setHeader("Cache-Control", "no-cache");
-        response.setHeader("X-Accel-Buffering", "no"); // nginx: do not buffer the stream
-        OutputStream out = response.getOutputStream();
-        try (Subscription s = hub.subscribe(filter, after)) {
-            write(out, ": connected\nretry: 3000\n\n");
+        // no timeout: the stream stays open as long as its consumer (heartbeats keep proxies from closing it)
+        ResponseBodyEmitter emitter = new ResponseBodyEmitter(NO_TIMEOUT);
+        Subscription s = hub.subscribe(filter, after);
+        Thread.ofVirtual().name("events-", PUMPS.incrementAndGet()).start(() -> pump(s, emitter));
+        return ResponseEntity.ok()
+                .contentType(STREAM_TYPE)
+                .cacheControl(CacheControl.noCache())
+                .header("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+                .body(emitter);
+    }
+
+    /**
+     * Copies the subscription to the stream until the consumer leaves (a write fails: at the latest
+     * the next heartbeat finds out) or the hub ends it ({@code dropped}, {@code shutdown}). Each
+     * frame goes out as the emitter sends it: a {@code StreamingResponseBody}'s stream ignores
+     * flushes (Spring 7), so its frames would wait in the response buffer.
+     */
+    private void pump(Subscription s, ResponseBodyEmitter emitter) {
+        try (s) {
+            emitter.send(": connected\nretry: 3000\n\n", STREAM_TYPE);
             while (true) {
                 StreamItem item = s.next(heartbeat);
-                write(out, item == null ? ": heartbeat\n\n" : frame(item));
+                emitter.send(item == null ? ": heartbeat\n\n" : frame(item), STREAM_TYPE);
                 if (item != null && item.last()) {
+                    emitter.complete();
                     return;
                 }
             }
-        } catch (IOException clientGone) {
-            // the consumer closed the connection: nothing more to do
+        } catch (IOException | IllegalStateException clientGone) {
+            // the consumer closed the connection (or the container ended the request): nothing more to do
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -166,8 +188,8 @@ class EventController {
         try {
             return Long.parseLong(header.strip());
         } catch (NumberFormatException e) {
-            throw ProblemException.invalid("Last-Event-ID", "Last-Event-ID must be an event id (a number), not '"
-                    + header + "'");
+            throw ProblemException.invalid("Last-Event-ID", "Last-Event-ID must be an event id (a number), not "
+                    + Quoted.of(header));
         }
     }
 
@@ -192,10 +214,5 @@ class EventController {
             m.put("lastEventId", lastEventId);
         }
         return m;
-    }
-
-    private static void write(OutputStream out, String text) throws IOException {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-        out.flush();
     }
 }

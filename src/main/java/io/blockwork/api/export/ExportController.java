@@ -1,5 +1,7 @@
 package io.blockwork.api.export;
 
+import io.blockwork.api.ensure.CreatesOrConfirms;
+import io.blockwork.api.ensure.Ensure;
 import io.blockwork.api.export.ExportBodies.CreateExport;
 import io.blockwork.service.export.ExportService;
 import io.blockwork.service.export.ExportSpec;
@@ -7,7 +9,6 @@ import io.blockwork.service.export.ExportView;
 import io.blockwork.service.export.NbdEndpoint;
 import io.blockwork.service.export.NbdServerLifecycle;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -22,6 +23,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -47,14 +49,30 @@ class ExportController {
                     + "pool, snapshot or mapped device uses refuses a writable export (409 device-busy naming the "
                     + "holder) unless raw=true and the holder allows raw access (arrays and mapped devices do); "
                     + "hidden devices refuse every export. NBD has no passwords: tls and allowedClients decide who "
-                    + "may reach it (docs/guide/nbd-security.md).")
-    @ApiResponse(responseCode = "201", description = "Created; Location names the new export")
+                    + "may reach it (docs/guide/nbd-security.md). A repeat (the same settings) answers 200 with the export; other "
+                    + "settings are 409 name-taken naming them in differs.")
+    @CreatesOrConfirms
     ResponseEntity<ExportBodies.Export> create(@Valid @RequestBody CreateExport body, HttpServletRequest request) {
-        ExportView created = exports.create(new ExportSpec(body.name(), body.device(),
+        return ensure(body.name(), body, request);
+    }
+
+    @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create or confirm an export", description = Ensure.PUT_SUMMARY)
+    @CreatesOrConfirms
+    ResponseEntity<ExportBodies.Export> put(@PathVariable String name, @Valid @RequestBody CreateExport body,
+                                            HttpServletRequest request) {
+        Ensure.samePathName(name, body.name(), "name");
+        return ensure(name, body, request);
+    }
+
+    private ResponseEntity<ExportBodies.Export> ensure(String name, CreateExport body, HttpServletRequest request) {
+        ExportSpec spec = new ExportSpec(name, body.device(),
                 Boolean.TRUE.equals(body.readOnly()), Boolean.TRUE.equals(body.raw()), body.description(),
-                "required".equals(body.tls()), ExportSpec.addressRanges(body.allowedClients())));
-        return ResponseEntity.created(URI.create("/api/v1/exports/" + created.name()))
-                .body(toBody(created, nbd.endpoint(), nbd.unixSocket(), request));
+                "required".equals(body.tls()), ExportSpec.addressRanges(body.allowedClients()));
+        return new Ensure<>(() -> exports.get(spec.name()), spec::differencesFrom,
+                () -> toBody(exports.create(spec), nbd.endpoint(), nbd.unixSocket(), request),
+                (ExportView v) -> toBody(v, nbd.endpoint(), nbd.unixSocket(), request))
+                .answer(URI.create("/api/v1/exports/" + spec.name()));
     }
 
     @GetMapping

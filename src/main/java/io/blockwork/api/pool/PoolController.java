@@ -3,7 +3,10 @@ package io.blockwork.api.pool;
 import io.blockwork.api.pool.PoolBodies.CreatePool;
 import io.blockwork.api.pool.PoolBodies.GrowPool;
 import io.blockwork.api.pool.PoolBodies.Pool;
+import io.blockwork.api.ensure.CreatesOrConfirms;
+import io.blockwork.api.ensure.Ensure;
 import io.blockwork.service.pool.PoolService;
+import io.blockwork.service.problem.Differences;
 import io.blockwork.api.units.ByteSize;
 import io.blockwork.service.pool.PoolView;
 import io.blockwork.service.problem.Problem;
@@ -13,7 +16,6 @@ import io.blockwork.service.thin.ThinPoolService;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -26,6 +28,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -53,29 +56,58 @@ class PoolController {
     @Operation(summary = "Create a pool", description = "Classic: claims the device, which nothing else may use (409 "
             + "device-busy otherwise), and divides it into whole extents. Thin: claims the data and metadata devices "
             + "(or carves them from a classic pool: 409 insufficient-space if it has not the room), formats the "
-            + "metadata and starts the pool.")
-    @ApiResponse(responseCode = "201", description = "Created; Location names the new pool")
+            + "metadata and starts the pool. A repeat of the create (the same settings) answers 200 with the pool; "
+            + "other settings are 409 name-taken naming them in differs.")
+    @CreatesOrConfirms
     ResponseEntity<Pool> createPool(@Valid @RequestBody CreatePool body) {
         String type = body.type() == null ? PoolView.CLASSIC : body.type();
-        PoolView created = switch (type) {
+        NewThinPool thin = switch (type) {
             case PoolView.CLASSIC -> {
                 thinOnly(body.dataDevice(), "dataDevice");
                 thinOnly(body.metadataDevice(), "metadataDevice");
                 thinOnly(body.from(), "from");
-                yield pools.create(body.name(), body.device(), bytes(body.extentSize()));
+                yield null;
             }
             case PoolView.THIN -> {
                 if (body.device() != null || body.extentSize() != null) {
                     throw ProblemException.invalid(body.device() != null ? "device" : "extentSize", "a thin pool has a"
                             + " dataDevice and a metadataDevice, or is carved from a classic pool (from, size)");
                 }
-                yield thinPools.create(new NewThinPool(body.name(), body.dataDevice(), body.metadataDevice(), body.from(),
+                yield new NewThinPool(body.name(), body.dataDevice(), body.metadataDevice(), body.from(),
                         bytes(body.size()), bytes(body.metadataSize()), bytes(body.chunkSize()), bytes(body.lowWaterMark()),
-                        body.errorWhenFull(), body.zero(), body.discards()));
+                        body.errorWhenFull(), body.zero(), body.discards());
             }
             default -> throw ProblemException.invalid("type", "a pool's type is classic or thin, not '" + type + "'");
         };
-        return ResponseEntity.created(URI.create("/api/v1/pools/" + created.name())).body(Pool.of(created));
+        return new Ensure<>(() -> pool(body.name()), is -> differences(body, type, thin, is),
+                () -> Pool.of(thin != null ? thinPools.create(thin)
+                        : pools.create(body.name(), body.device(), bytes(body.extentSize()))), Pool::of)
+                .answer(URI.create("/api/v1/pools/" + body.name()));
+    }
+
+    @PutMapping(path = "/{pool}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create or confirm a pool", description = Ensure.PUT_SUMMARY)
+    @CreatesOrConfirms
+    ResponseEntity<Pool> putPool(@PathVariable String pool, @Valid @RequestBody CreatePool body) {
+        Ensure.samePathName(pool, body.name(), "name");
+        return createPool(body);
+    }
+
+    private Differences differences(CreatePool body, String type, NewThinPool thin, PoolView is) {
+        if (!type.equals(is.type())) {
+            return Differences.of("pool", body.name()).field("type", type, is.type());
+        }
+        if (thin != null) {
+            String from = is.thin().from();
+            return thin.differencesFrom(is.thin(), from == null ? null : pools.get(from).extentSizeBytes());
+        }
+        Long extent = bytes(body.extentSize());
+        return Differences.of("pool", body.name()).field("device", body.device(), is.device())
+                .field("extentSize", extent == null ? PoolService.DEFAULT_EXTENT_SIZE : extent, is.extentSizeBytes());
+    }
+
+    private PoolView pool(String name) {
+        return thinPools.find(name).orElseGet(() -> pools.get(name));
     }
 
     private static void thinOnly(Object value, String field) {
@@ -99,7 +131,7 @@ class PoolController {
     @GetMapping("/{pool}")
     @Operation(summary = "Show a pool")
     Pool getPool(@PathVariable String pool) {
-        return Pool.of(thinPools.find(pool).orElseGet(() -> pools.get(pool)));
+        return Pool.of(pool(pool));
     }
 
     @PatchMapping(path = "/{pool}", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -1,6 +1,7 @@
 package io.blockwork.api.problem;
 
 import io.blockwork.api.json.BodySizeLimit;
+import io.blockwork.engine.block.Quoted;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,7 +36,9 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -110,7 +113,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                     "query parameter '" + m.getParameterName() + "' is required", m.getParameterName(), Map.of(),
                     headers, request);
             case TypeMismatchException t -> ProblemBodies.response(Problem.VALIDATION_FAILED,
-                    "'" + t.getValue() + "' is not a valid " + typeName(t) + " for '" + t.getPropertyName() + "'",
+                    Quoted.of(String.valueOf(t.getValue())) + " is not a valid " + typeName(t) + " for '" + t.getPropertyName() + "'",
                     t.getPropertyName(), Map.of(), headers, request);
             case HttpMessageNotReadableException n -> unreadable(n, headers, request);
             case HttpMediaTypeNotSupportedException u -> ProblemBodies.response(Problem.UNSUPPORTED_MEDIA_TYPE,
@@ -188,9 +191,17 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             return ProblemBodies.response(Problem.VALIDATION_FAILED, "the body must be a JSON object", null,
                     Map.of(), headers, request);
         }
+        // A number literal longer than StreamReadConstraints allows (1,000 digits): a bad value, not
+        // broken JSON. The parser stops at the literal and keeps no path to it, so no field is named.
+        if (n.getCause() instanceof StreamConstraintsException c && c.getOriginalMessage() != null
+                && c.getOriginalMessage().startsWith("Number value length")) {
+            return ProblemBodies.response(Problem.VALIDATION_FAILED, "a number in the body has more digits than any "
+                    + "value takes (at most " + StreamReadConstraints.DEFAULT_MAX_NUM_LEN + ")", null, Map.of(), headers,
+                    request);
+        }
         if (n.getCause() instanceof StreamReadException s && s.getOriginalMessage() != null
                 && s.getOriginalMessage().startsWith("Duplicate")) {
-            String field = duplicateField(s);
+            String field = fieldAt(s);
             return ProblemBodies.response(Problem.VALIDATION_FAILED, "'" + field + "' is given more than once",
                     field, Map.of(), headers, request);
         }
@@ -199,8 +210,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return ProblemBodies.response(Problem.MALFORMED_JSON, detail, null, Map.of(), headers, request);
     }
 
-    /** The key given twice, as a path ("strategies.flush"), from where the parser stopped. */
-    private static String duplicateField(StreamReadException s) {
+    /** The key the parser stopped at (given twice, or with a value it refused), as a path ("strategies.flush"). */
+    private static String fieldAt(StreamReadException s) {
         if (s.processor() instanceof JsonParser p && p.streamReadContext() != null) {
             StringBuilder path = new StringBuilder();
             for (String part : p.streamReadContext().pathAsPointer().toString().split("/")) {
@@ -215,7 +226,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                 return path.toString();
             }
         }
-        Matcher m = QUOTED.matcher(s.getOriginalMessage());
+        Matcher m = QUOTED.matcher(Objects.requireNonNullElse(s.getOriginalMessage(), ""));
         return m.find() ? m.group(1) : "";
     }
 

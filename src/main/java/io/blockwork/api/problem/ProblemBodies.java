@@ -14,11 +14,17 @@ import org.springframework.http.ResponseEntity;
 /** Builds the RFC 9457 body every failure is reported with: type, title, status, detail, instance, code, … */
 final class ProblemBodies {
 
+    /**
+     * The longest detail sent. The messages quote their input shortened ({@code Quoted}); this is
+     * the floor under a message that does not, so no failure sends a huge request back.
+     */
+    static final int DETAIL_LIMIT = 1024;
+
     private ProblemBodies() {}
 
     static ResponseEntity<Object> response(Problem problem, String detail, String field, Map<String, ?> properties,
                                            HttpHeaders headers, HttpServletRequest request) {
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(problem.status()), detail);
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(problem.status()), bounded(detail));
         body.setType(URI.create(problem.type()));
         body.setTitle(problem.title());
         body.setInstance(instance(request));
@@ -33,6 +39,13 @@ final class ProblemBodies {
         }
         out.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         return new ResponseEntity<>(body, out, HttpStatusCode.valueOf(problem.status()));
+    }
+
+    static String bounded(String detail) {
+        if (detail == null || detail.length() <= DETAIL_LIMIT) {
+            return detail;
+        }
+        return detail.substring(0, DETAIL_LIMIT - 1) + "…";
     }
 
     /** The request's path; for a forwarded error, the path of the original request. */

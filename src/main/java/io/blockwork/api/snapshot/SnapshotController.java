@@ -2,6 +2,9 @@ package io.blockwork.api.snapshot;
 
 import io.blockwork.api.snapshot.SnapshotBodies.CreateSnapshot;
 import io.blockwork.api.snapshot.SnapshotBodies.Snapshot;
+import io.blockwork.api.ensure.CreatesOrConfirms;
+import io.blockwork.api.ensure.Ensure;
+import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
 import io.blockwork.service.snapshot.NewSnapshot;
 import io.blockwork.service.snapshot.SnapshotMerges;
@@ -23,6 +26,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -57,22 +61,38 @@ class SnapshotController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Take a snapshot", description = "Allocates its COW space and starts it; from now on the "
             + "first write to each chunk of the volume copies the old chunk out first. Not enough free space is 409 "
-            + "insufficient-space; a name in use is 409 name-taken; a volume merging a snapshot is 409 invalid-state.")
-    @ApiResponse(responseCode = "201", description = "Taken; Location names the new snapshot")
+            + "insufficient-space; a name in use is 409 name-taken; a volume merging a snapshot is 409 invalid-state. "
+            + "A repeat (the same settings) answers 200 with the snapshot; other settings are 409 name-taken naming "
+            + "them in differs.")
+    @CreatesOrConfirms
     ResponseEntity<Snapshot> createSnapshot(@PathVariable String pool, @PathVariable String volume,
                                             @Valid @RequestBody CreateSnapshot body) {
-        SnapshotView s;
-        if (thinPools.isThin(pool)) {
-            s = thinSnapshots.create(pool, volume, body.name(), body.source());
-        } else {
-            if (body.source() != null) {
-                throw ProblemException.invalid("source", "only thin snapshots can be taken of a snapshot");
-            }
-            s = snapshots.create(pool, volume, new NewSnapshot(body.name(), body.size() == null ? null : body.size().bytes(),
-                    body.chunkSize() == null ? null : body.chunkSize().bytes(), body.persistent()));
+        boolean thin = thinPools.isThin(pool);
+        if (!thin && body.source() != null) {
+            throw ProblemException.invalid("source", "only thin snapshots can be taken of a snapshot");
         }
-        return ResponseEntity.created(URI.create("/api/v1/pools/" + pool + "/volumes/" + volume + "/snapshots/"
-                + s.name())).body(Snapshot.of(s));
+        NewSnapshot cow = new NewSnapshot(body.name(), body.size() == null ? null : body.size().bytes(),
+                body.chunkSize() == null ? null : body.chunkSize().bytes(), body.persistent());
+        return new Ensure<>(() -> snapshot(pool, volume, body.name()),
+                is -> thin ? Differences.of("snapshot", body.name())
+                        .field("source", body.source() == null ? volume : body.source(), is.source())
+                        : cow.differencesFrom(is),
+                () -> Snapshot.of(thin ? thinSnapshots.create(pool, volume, body.name(), body.source())
+                        : snapshots.create(pool, volume, cow)), Snapshot::of)
+                .answer(URI.create("/api/v1/pools/" + pool + "/volumes/" + volume + "/snapshots/" + body.name()));
+    }
+
+    @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create or confirm a snapshot", description = Ensure.PUT_SUMMARY)
+    @CreatesOrConfirms
+    ResponseEntity<Snapshot> putSnapshot(@PathVariable String pool, @PathVariable String volume,
+                                         @PathVariable String name, @Valid @RequestBody CreateSnapshot body) {
+        Ensure.samePathName(name, body.name(), "name");
+        return createSnapshot(pool, volume, body);
+    }
+
+    private SnapshotView snapshot(String pool, String volume, String name) {
+        return thinPools.isThin(pool) ? thinSnapshots.get(pool, volume, name) : snapshots.get(pool, volume, name);
     }
 
     @GetMapping
@@ -85,8 +105,7 @@ class SnapshotController {
     @GetMapping("/{name}")
     @Operation(summary = "Show a snapshot", description = "State, fill percentage, and a merge's progress.")
     Snapshot getSnapshot(@PathVariable String pool, @PathVariable String volume, @PathVariable String name) {
-        return Snapshot.of(thinPools.isThin(pool) ? thinSnapshots.get(pool, volume, name)
-                : snapshots.get(pool, volume, name));
+        return Snapshot.of(snapshot(pool, volume, name));
     }
 
     @PostMapping("/{name}/merge")

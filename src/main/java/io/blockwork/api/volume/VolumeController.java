@@ -4,6 +4,9 @@ import io.blockwork.api.volume.VolumeBodies.ChangeVolume;
 import io.blockwork.api.volume.VolumeBodies.CreateVolume;
 import io.blockwork.api.volume.VolumeBodies.RenameVolume;
 import io.blockwork.api.volume.VolumeBodies.Volume;
+import io.blockwork.api.ensure.CreatesOrConfirms;
+import io.blockwork.api.ensure.Ensure;
+import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
 import io.blockwork.service.thin.ThinPoolService;
 import io.blockwork.service.thin.ThinVolumeService;
@@ -13,7 +16,6 @@ import io.blockwork.service.volume.VolumeService;
 import io.blockwork.service.volume.VolumeView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -28,6 +30,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -57,19 +60,28 @@ class VolumeController {
     }
 
     @PostMapping(path = "/pools/{pool}/volumes", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create a volume", description = "Allocates its extents and makes it a block device. A retry "
-            + "with the same name and size in the same pool answers 200 with the volume already there; the same name "
-            + "with another pool or size is 409 name-taken. Not enough free space is 409 insufficient-space, which "
-            + "says how much is free.")
-    @ApiResponse(responseCode = "201", description = "Created; Location names the new volume")
-    @ApiResponse(responseCode = "200", description = "The identical volume exists already (a retried create); "
-            + "Location names it")
+    @Operation(summary = "Create a volume", description = "Allocates its extents and makes it a block device. A repeat "
+            + "with the same name and size (rounded as the create rounds it) in the same pool answers 200 with the "
+            + "volume already there; another size is 409 name-taken naming it in differs, and the name of a volume of "
+            + "another pool is 409 name-taken. Not enough free space is 409 insufficient-space, which says how much is "
+            + "free.")
+    @CreatesOrConfirms
     ResponseEntity<Volume> createVolume(@PathVariable String pool, @Valid @RequestBody CreateVolume body) {
-        VolumeResult result = thinPools.isThin(pool) ? thinVolumes.create(pool, body.name(), body.size().bytes())
-                : volumes.create(pool, body.name(), body.size().bytes());
-        URI location = location(result.volume());
-        return result.created() ? ResponseEntity.created(location).body(Volume.of(result))
-                : ResponseEntity.ok().location(location).body(Volume.of(result));
+        Long size = body.size() == null ? null : body.size().bytes();
+        return new Ensure<>(() -> volume(pool, body.name()),
+                is -> Differences.of("volume", body.name()).size("size", size, is.sizeBytes(), is.extentSizeBytes()),
+                () -> Volume.of(thinPools.isThin(pool) ? thinVolumes.create(pool, body.name(), size)
+                        : volumes.create(pool, body.name(), size)), Volume::of)
+                .answer(URI.create(POOLS + pool + "/volumes/" + body.name()));
+    }
+
+    @PutMapping(path = "/pools/{pool}/volumes/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create or confirm a volume", description = Ensure.PUT_SUMMARY)
+    @CreatesOrConfirms
+    ResponseEntity<Volume> putVolume(@PathVariable String pool, @PathVariable String name,
+                                     @Valid @RequestBody CreateVolume body) {
+        Ensure.samePathName(name, body.name(), "name");
+        return createVolume(pool, body);
     }
 
     @GetMapping("/volumes")
@@ -89,7 +101,11 @@ class VolumeController {
     @GetMapping("/pools/{pool}/volumes/{name}")
     @Operation(summary = "Show a volume", description = "With its segments (volume extents → pool extents) and its table.")
     Volume getVolume(@PathVariable String pool, @PathVariable String name) {
-        return Volume.of(thinPools.isThin(pool) ? thinVolumes.get(pool, name) : volumes.get(pool, name));
+        return Volume.of(volume(pool, name));
+    }
+
+    private VolumeView volume(String pool, String name) {
+        return thinPools.isThin(pool) ? thinVolumes.get(pool, name) : volumes.get(pool, name);
     }
 
     @PatchMapping(path = "/pools/{pool}/volumes/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -1,16 +1,20 @@
 package io.blockwork.engine.dm;
 
+import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.BioFlags;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.IoStatus;
+import io.blockwork.engine.block.Plug;
 import java.util.List;
 
 /**
  * The I/O path of one mapped device: bios through the {@link IoGate}, cut into target pieces,
- * mapped, and their completions counted back.
+ * mapped, and their completions counted back; and, on that path's terms, a suspend's drain
+ * ({@link #suspend}) and the allocation query, asked of the live targets piece by piece.
  *
  * <p>Mapping. A bio is cut at target edges and at each target's chunk
  * ({@link Target#maxIoSectors}), counted from the target's start, as dm's {@code max_io_len}
@@ -52,6 +56,30 @@ final class DmIo {
     }
 
     /* ---- Submission ---- */
+
+    /**
+     * What the live table's targets say the range holds, target piece by piece (a range no target
+     * covers, or a device without a table, is reported as data). A query: it passes no gate.
+     */
+    void allocation(long offset, long length, Extents out) {
+        Table t = live;
+        if (t == null) {
+            out.add(length, Allocation.DATA);
+            return;
+        }
+        long end = offset + length;
+        long pos = offset;
+        while (pos < end && !out.stopped()) {
+            Table.Entry e = t.find(pos);
+            if (e == null) {
+                out.add(end - pos, Allocation.DATA);
+                return;
+            }
+            long pieceEnd = Math.min(end, e.endBytes());
+            e.target().allocation(pos - e.startBytes(), pieceEnd - pos, out);
+            pos = pieceEnd;
+        }
+    }
 
     void submit(Bio bio) {
         if (!gate.tryEnter()) {
@@ -240,16 +268,43 @@ final class DmIo {
         return noflushSuspending;
     }
 
-    void noflushSuspending(boolean on) {
-        noflushSuspending = on;
-    }
-
-    void block() {
-        gate.block();
-    }
-
-    boolean awaitDrained(long timeoutNanos) throws InterruptedException {
-        return gate.awaitDrained(timeoutNanos);
+    /**
+     * Quiesces the path for a suspend, under the owning device's control lock (dm's
+     * {@code __dm_suspend}): the live targets' presuspend, then the gate closes so new I/O is held,
+     * then a wait of at most {@code timeoutNanos} for the I/O in flight (mapped pieces, and
+     * everything inside targets and below them), then postsuspend. Null once drained; if the wait
+     * timed out or was interrupted, the presuspend is undone, the gate opened again and the held
+     * I/O returned, for the caller to {@link #replay} once it dropped its lock.
+     */
+    List<Held> suspend(boolean noflush, long timeoutNanos) {
+        Table t = live;
+        noflushSuspending = noflush;
+        try {
+            if (t != null) {
+                t.presuspend(noflush);
+            }
+            gate.block();
+            Plug.flushCurrent(); // this thread's plugged bios may be among those in flight
+            boolean drained;
+            try {
+                drained = gate.awaitDrained(timeoutNanos);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                drained = false;
+            }
+            if (!drained) {
+                if (t != null) {
+                    t.presuspendUndo();
+                }
+                return gate.unblock();
+            }
+            if (t != null) {
+                t.postsuspend();
+            }
+            return null;
+        } finally {
+            noflushSuspending = false;
+        }
     }
 
     /** Opens the gate; the caller replays the result with {@link #replay} once it dropped its locks. */

@@ -4,10 +4,8 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.blockwork.engine.block.AbstractBlockDevice;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.DeviceLimits;
 import io.blockwork.engine.block.Extents;
-import io.blockwork.engine.block.Plug;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -22,8 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * inactive table waiting for resume, with the lifecycle {@code dmsetup} drives: create, load,
  * suspend, resume, clear, rename, message, info, remove.
  *
- * <p>The I/O path (splitting into target pieces, flush fan-out, the suspend gate) is
- * {@link DmIo}; this class owns the tables and their lifecycle. Suspend runs the live targets'
+ * <p>The I/O path (splitting into target pieces, flush fan-out, the suspend gate and the drain
+ * a suspend waits for, the allocation query) is {@link DmIo}; this class owns the tables and
+ * their lifecycle. Suspend runs the live targets'
  * presuspend, closes the gate so new I/O is held, waits for the I/O in flight to drain (mapped
  * pieces, and everything inside targets and below them), then runs postsuspend. Resume swaps a
  * loaded table in, if any, and opens the gate; held I/O goes through the table live by then.
@@ -39,8 +38,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Size note: over 400 lines because every lifecycle step (create, load, suspend, resume,
  * swap, clear, rename, message, remove) is a state transition under the one {@link #control}
- * lock, and each is read against the others; the I/O path is {@link DmIo}'s, the table
- * {@link Table}'s.
+ * lock, and each is read against the others; the I/O path and the suspend's drain are
+ * {@link DmIo}'s, the table {@link Table}'s.
  */
 public final class MappedDevice extends AbstractBlockDevice {
 
@@ -186,46 +185,38 @@ public final class MappedDevice extends AbstractBlockDevice {
         }
         if (abandoned != null) {
             io.replay(abandoned);
-            throw new DmException("suspend of '" + name() + "' abandoned: " + io.inFlight() + " I/Os still in flight "
-                    + (Thread.currentThread().isInterrupted() ? "when interrupted" : "after " + timeout));
+            throw new DmException(abandonedSuspend(timeout));
+        }
+    }
+
+    private String abandonedSuspend(Duration timeout) {
+        return "suspend of '" + name() + "' abandoned: " + io.inFlight() + " I/Os still in flight "
+                + (Thread.currentThread().isInterrupted() ? "when interrupted" : "after " + timeout);
+    }
+
+    /**
+     * Caller holds {@link #control}: suspends with no time limit before {@code operation}, which
+     * cannot go on if the wait was interrupted (the held I/O is replayed, the device active again).
+     */
+    @GuardedBy("control")
+    private void suspendUntilDrained(boolean noflush, String operation) {
+        List<DmIo.Held> abandoned = suspendLocked(noflush, NO_TIMEOUT);
+        if (abandoned != null) {
+            io.replay(abandoned);
+            throw new DmException(operation + " of '" + name() + "' was interrupted while suspending");
         }
     }
 
     /**
      * Caller holds {@link #control}. Returns null once suspended; if the wait timed out or was
-     * interrupted, undoes the presuspend, opens the gate again and returns the held I/O, to
-     * replay after unlocking.
+     * interrupted, the held I/O, to replay after unlocking (see {@link DmIo#suspend}).
      */
     private List<DmIo.Held> suspendLocked(boolean noflush, long timeoutNanos) {
-        Table t = io.live();
-        io.noflushSuspending(noflush);
-        try {
-            if (t != null) {
-                t.presuspend(noflush);
-            }
-            io.block();
-            Plug.flushCurrent(); // this thread's plugged bios may be among those in flight
-            boolean drained;
-            try {
-                drained = io.awaitDrained(timeoutNanos);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                drained = false;
-            }
-            if (!drained) {
-                if (t != null) {
-                    t.presuspendUndo();
-                }
-                return io.unblock();
-            }
-            if (t != null) {
-                t.postsuspend();
-            }
+        List<DmIo.Held> abandoned = io.suspend(noflush, timeoutNanos);
+        if (abandoned == null) {
             state = DeviceInfo.State.SUSPENDED;
-            return null;
-        } finally {
-            io.noflushSuspending(false);
         }
+        return abandoned;
     }
 
     /**
@@ -255,11 +246,7 @@ public final class MappedDevice extends AbstractBlockDevice {
     private List<DmIo.Held> resumeLocked(boolean noflush) throws TableException {
         Table next = inactive;
         if (next != null && state == DeviceInfo.State.ACTIVE) {
-            List<DmIo.Held> abandoned = suspendLocked(noflush, NO_TIMEOUT);
-            if (abandoned != null) {
-                io.replay(abandoned);
-                throw new DmException("resume of '" + name() + "' was interrupted while suspending");
-            }
+            suspendUntilDrained(noflush, "resume");
         }
         Table old = io.live();
         if (next != null) {
@@ -305,9 +292,7 @@ public final class MappedDevice extends AbstractBlockDevice {
             if (abandoned != null) {
                 replaceInactive(null);
                 replay = abandoned;
-                failure = new DmException("suspend of '" + name() + "' abandoned: " + io.inFlight()
-                        + " I/Os still in flight " + (Thread.currentThread().isInterrupted() ? "when interrupted"
-                        : "after " + timeout) + "; its table is unchanged");
+                failure = new DmException(abandonedSuspend(timeout) + "; its table is unchanged");
             } else {
                 try {
                     replay = resumeLocked(false);
@@ -379,11 +364,7 @@ public final class MappedDevice extends AbstractBlockDevice {
                 return;
             }
             if (state == DeviceInfo.State.ACTIVE) {
-                List<DmIo.Held> abandoned = suspendLocked(true, NO_TIMEOUT);
-                if (abandoned != null) {
-                    io.replay(abandoned);
-                    throw new DmException("remove of '" + name() + "' was interrupted while suspending");
-                }
+                suspendUntilDrained(true, "remove");
             }
             failed = io.close();
             for (Table t : new Table[] {io.live(), inactive}) {
@@ -513,23 +494,7 @@ public final class MappedDevice extends AbstractBlockDevice {
      */
     @Override
     public void allocation(long offset, long length, Extents out) {
-        Table t = io.live();
-        if (t == null) {
-            out.add(length, Allocation.DATA);
-            return;
-        }
-        long end = offset + length;
-        long pos = offset;
-        while (pos < end && !out.stopped()) {
-            Table.Entry e = t.find(pos);
-            if (e == null) {
-                out.add(end - pos, Allocation.DATA);
-                return;
-            }
-            long pieceEnd = Math.min(end, e.endBytes());
-            e.target().allocation(pos - e.startBytes(), pieceEnd - pos, out);
-            pos = pieceEnd;
-        }
+        io.allocation(offset, length, out);
     }
 
     /** The live table, or null. */

@@ -2,6 +2,7 @@ package io.blockwork.engine.dm;
 
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.DeviceLimits;
+import io.blockwork.engine.block.Quoted;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -160,7 +161,7 @@ public final class Table {
         }
         TargetType type = config.registry().find(line.type());
         if (type == null) {
-            throw new TableException(n, "unknown target type '" + line.type() + "' (known: "
+            throw new TableException(n, "unknown target type " + Quoted.of(line.type()) + " (known: "
                     + String.join(", ", config.registry().names()) + ")");
         }
         if (line.start() != expected) {

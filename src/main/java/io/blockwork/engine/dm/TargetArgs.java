@@ -1,6 +1,7 @@
 package io.blockwork.engine.dm;
 
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Quoted;
 import java.util.List;
 
 /**
@@ -52,7 +53,7 @@ public final class TargetArgs {
         String s = next(bound.error());
         long v = parseUnsigned(s);
         if (v < 0 || !bound.contains(v)) {
-            throw new TargetException(bound.error() + ": '" + s + "'");
+            throw new TargetException(bound.error() + ": " + Quoted.of(s));
         }
         return v;
     }
@@ -74,7 +75,7 @@ public final class TargetArgs {
         String s = next(error);
         long v = parseUnsigned(s);
         if (v < 0 || v > MAX_SECTOR) {
-            throw new TargetException(error + ": '" + s + "'");
+            throw new TargetException(error + ": " + Quoted.of(s));
         }
         return v;
     }
@@ -84,7 +85,7 @@ public final class TargetArgs {
         String name = next(error);
         BlockDevice d = lookup.find(name);
         if (d == null) {
-            throw new TargetException(error + ": no device named '" + name + "'");
+            throw new TargetException(error + ": no device named " + Quoted.of(name));
         }
         return d;
     }

@@ -12,20 +12,14 @@ import io.blockwork.engine.block.IoCounters;
 import io.blockwork.engine.block.IoStatus;
 import io.blockwork.engine.event.EngineEvent;
 import io.blockwork.engine.event.EngineListener;
-import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MemberLayout;
 import io.blockwork.engine.md.metadata.Superblock;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * An md array: a block device made of member devices by a {@link Personality} (linear, raid0,
@@ -48,7 +42,8 @@ import java.util.function.Function;
  * {@link MdAssembly}), dispatch, mdadm's management calls (fail, remove, add, replace, re-add,
  * sync actions, stop) changing the member table under the array's one lock, and status.
  * Everything with a life of its own is elsewhere: the levels, {@link MemberSet},
- * {@link MemberSuperblocks}, {@link SyncDaemon}, the flush strategies.
+ * {@link MemberSuperblocks}, {@link SyncDaemon}, the flush strategies, and which devices may
+ * make or join an array ({@link MemberAdmission}).
  */
 public final class MdArray extends AbstractBlockDevice {
 
@@ -67,10 +62,8 @@ public final class MdArray extends AbstractBlockDevice {
     /** Where joining members' data starts (md's data_offset); 0 without metadata. */
     private final long dataOffset;
     private volatile String stopReason;
-    /** Told after the array changed its members or finished its resync on its own; see {@link #onChange}. */
-    private volatile Runnable changeListener = () -> {};
-    /** Told what happens to the array, management calls included; see {@link #listen}. */
-    private volatile EngineListener listener = EngineListener.NONE;
+    /** Who is told what happens to the array; see {@link #onChange} and {@link #listen}. */
+    private final ArrayEvents events = new ArrayEvents(this::name);
     /** Writes counted when the state was last asked for, and when they changed. */
     @GuardedBy("this")
     private long writesSeen;
@@ -133,7 +126,7 @@ public final class MdArray extends AbstractBlockDevice {
             }
         }
         this.daemon = personality instanceof Redundancy r
-                ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, this::changed, this::publish)
+                ? new SyncDaemon(spec.name(), r, members, spec.speed(), this::userRequests, events::changed, events::publish)
                 : null;
         this.dataOffset = setup == null ? 0 : setup.dataOffset();
         this.metadata = setup == null ? ArrayMetadata.NONE : MemberSuperblocks.of(spec, members, personality, setup);
@@ -145,8 +138,8 @@ public final class MdArray extends AbstractBlockDevice {
         }
         members.onFailure(member -> {
             wakeDaemon();
-            changed();
-            publish(name -> new EngineEvent.MemberFailed(name, member.name(), member.faultReason(), false));
+            events.changed();
+            events.publish(name -> new EngineEvent.MemberFailed(name, member.name(), member.faultReason(), false));
         });
         if (metadata instanceof MemberSuperblocks s) {
             members.onChange(s::wake);
@@ -174,8 +167,8 @@ public final class MdArray extends AbstractBlockDevice {
     /** {@link #create(MdArraySpec, List, BlockDevice)}, telling {@code listener} from the start (the initial resync's first event included). */
     public static MdArray create(MdArraySpec spec, List<? extends BlockDevice> members, BlockDevice journal,
                                  EngineListener listener) {
-        checkMembers(spec.level(), members, false);
-        checkJournal(journal, members);
+        MemberAdmission.checkMembers(spec.level(), members, false);
+        MemberAdmission.checkJournal(journal, members);
         if (!spec.metadata().present()) {
             MdArray array = new MdArray(spec, new MemberSet(spec.level(), members), 0, spec.assumeClean(), null, journal,
                     false);
@@ -231,8 +224,8 @@ public final class MdArray extends AbstractBlockDevice {
     public static MdArray assemble(MdArraySpec spec, List<? extends BlockDevice> slots,
                                    List<? extends BlockDevice> spares, long memberBytes, BlockDevice journal,
                                    EngineListener listener) {
-        checkMembers(spec.level(), slots, true);
-        checkJournal(journal, slots);
+        MemberAdmission.checkMembers(spec.level(), slots, true);
+        MemberAdmission.checkJournal(journal, slots);
         // A parity array assembled dirty resyncs (and, degraded, refuses to rebuild unsynced stripes).
         MdArray array = new MdArray(spec, new MemberSet(spec.level(), slots), memberBytes,
                 !spec.level().parity() || spec.assumeClean(), null, journal, true);
@@ -250,33 +243,6 @@ public final class MdArray extends AbstractBlockDevice {
     void startMetadata() {
         if (metadata instanceof MemberSuperblocks s) {
             s.start();
-        }
-    }
-
-    private static void checkMembers(MdLevel level, List<? extends BlockDevice> devices, boolean allowMissing) {
-        if (devices == null || devices.size() < level.minMembers()) {
-            throw new MdArgumentException("members", level.label() + " needs at least " + level.minMembers()
-                    + " members, got " + (devices == null ? 0 : devices.size()));
-        }
-        Map<BlockDevice, Integer> seen = new IdentityHashMap<>();
-        for (int i = 0; i < devices.size(); i++) {
-            BlockDevice d = devices.get(i);
-            if (d == null && (!allowMissing || !level.redundant())) {
-                throw new MdArgumentException("members[" + i + "]", "missing; " + level.label() + (allowMissing
-                        ? " has no redundancy and cannot start without every member" : " needs a device in every slot"));
-            }
-            if (d != null && seen.put(d, i) != null) {
-                throw new MdArgumentException("members[" + i + "]", d.name() + " is listed twice (also members[" + seen.get(d) + "])");
-            }
-        }
-        if (seen.isEmpty()) {
-            throw new MdArgumentException("members", "no member is present");
-        }
-    }
-
-    private static void checkJournal(BlockDevice journal, List<? extends BlockDevice> members) {
-        if (journal != null && members.contains(journal)) {
-            throw new MdArgumentException("journal", journal.name() + " is also a member");
         }
     }
 
@@ -362,7 +328,7 @@ public final class MdArray extends AbstractBlockDevice {
     /** {@code mdadm --fail}: refused for the last in-sync copy of some data and on levels without redundancy. */
     public void fail(String member) {
         if (members.fail(member)) {
-            publish(name -> new EngineEvent.MemberFailed(name, member, MemberSet.FAILED_BY_REQUEST, true));
+            events.publish(name -> new EngineEvent.MemberFailed(name, member, MemberSet.FAILED_BY_REQUEST, true));
         }
         wakeDaemon();
     }
@@ -388,14 +354,14 @@ public final class MdArray extends AbstractBlockDevice {
 
     /** {@code mdadm --add}: a spare, rebuilt into an empty slot as soon as there is one. */
     public void add(BlockDevice device) {
-        checkJoiner(device);
+        MemberAdmission.checkJoiner(this, device);
         members.addSpare(device);
         wakeDaemon();
     }
 
     /** {@code mdadm --replace member --with device}: rebuilds {@code device} beside an in-sync member, then retires it. */
     public void replace(String member, BlockDevice with) {
-        checkJoiner(with);
+        MemberAdmission.checkJoiner(this, with);
         members.replace(member, with);
         wakeDaemon();
     }
@@ -410,33 +376,16 @@ public final class MdArray extends AbstractBlockDevice {
      * @return how it is rebuilt: {@code "bitmap"} or {@code "full"}
      */
     public String reAdd(BlockDevice device) {
-        checkJoiner(device);
+        MemberAdmission.checkJoiner(this, device);
         if (!spec.metadata().present()) {
             members.reAdd(device);
             wakeDaemon();
             return "full";
         }
-        Examination e = Examination.of(device);
-        Superblock sb = e.sb();
-        if (!e.usable()) {
-            throw new MdStateException("device", device.name() + " cannot be re-added: " + e.problem() + "; add it as a spare");
-        }
-        if (!sb.arrayUuid().equals(spec.metadata().uuid())) {
-            throw new MdStateException("device", device.name() + " belongs to array " + sb.arrayUuid() + " ('" + sb.shortName()
-                    + "'), not this one; add it as a spare");
-        }
-        int slot = sb.ownRole();
-        if (!Superblock.isSlot(slot)) {
-            throw new MdStateException("device", device.name() + " was a spare or failed here; add it as a spare");
-        }
-        var bitmap = metadata.bitmap();
-        boolean wasInSync = !sb.has(Superblock.FEATURE_RECOVERY_OFFSET) || sb.has(Superblock.FEATURE_RECOVERY_BITMAP);
-        boolean throughBitmap = bitmap != null && wasInSync && sb.events() >= bitmap.superblock().eventsCleared();
-        // write-mostly also when its superblock's dev_flags say so, as md's validation of a re-added rdev reads them
-        members.reAdd(device, slot, sb.devNumber(), new MemberSet.Placement(sb.dataOffset() << 9, sb.deviceUuid()),
-                throughBitmap, sb.writeMostly());
+        MemberAdmission.ReAdd to = MemberAdmission.reAdd(this, device);
+        members.reAdd(device, to.slot(), to.number(), to.placement(), to.throughBitmap(), to.writeMostly());
         wakeDaemon();
-        return throughBitmap ? "bitmap" : "full";
+        return to.throughBitmap() ? "bitmap" : "full";
     }
 
     /**
@@ -444,49 +393,13 @@ public final class MdArray extends AbstractBlockDevice {
      * stop ({@code mdadm --assemble} of a superblock that marks it faulty).
      */
     public void attachFaulty(BlockDevice device, int formerSlot, String reason) {
-        checkJoiner(device);
+        MemberAdmission.checkJoiner(this, device);
         members.attachFaulty(device, formerSlot, reason);
     }
 
     /** Reassembly: {@code device} was removed from slot {@code slot} before the stop; {@link #reAdd} puts it back there. */
     public void rememberFormerSlot(String device, int slot) {
         members.rememberFormerSlot(device, slot);
-    }
-
-    private void checkJoiner(BlockDevice device) {
-        if (device == null) {
-            throw new MdArgumentException("device", "required");
-        }
-        if (!spec.level().redundant()) {
-            throw new MdStateException("device", spec.level().label() + " has no redundancy; members cannot be added");
-        }
-        String inactive = inactiveReason();
-        if (inactive != null) {
-            throw new MdStateException("device", "the array is inactive (" + inactive + ")");
-        }
-        if (builtOn(device, this)) {
-            throw new MdArgumentException("device", device.name() + " is built on " + name() + "; that would be a cycle");
-        }
-        if (device.limits().logicalBlockSize() > limits.logicalBlockSize()) {
-            throw new MdArgumentException("device", device.name() + " has " + device.limits().logicalBlockSize()
-                    + "-byte blocks, larger than the array's " + limits.logicalBlockSize());
-        }
-        if (device.sizeBytes() - dataOffset < personality.usedMemberBytes()) {
-            throw new MdArgumentException("device", device.name() + " has " + device.sizeBytes() + " bytes; each member needs "
-                    + (personality.usedMemberBytes() + dataOffset) + (dataOffset > 0 ? " (data offset included)" : ""));
-        }
-    }
-
-    private static boolean builtOn(BlockDevice device, BlockDevice target) {
-        Deque<BlockDevice> todo = new ArrayDeque<>(List.of(device));
-        while (!todo.isEmpty()) {
-            BlockDevice d = todo.pop();
-            if (d == target) {
-                return true;
-            }
-            todo.addAll(d.lowerDevices());
-        }
-        return false;
     }
 
     /**
@@ -553,7 +466,7 @@ public final class MdArray extends AbstractBlockDevice {
      * the management calls themselves ({@link #fail}, {@link #add}, ...) are not reported.
      */
     public void onChange(Runnable listener) {
-        this.changeListener = Objects.requireNonNull(listener, "listener");
+        events.onChange(listener);
     }
 
     /**
@@ -563,26 +476,7 @@ public final class MdArray extends AbstractBlockDevice {
      * {@link #onChange}.
      */
     public void listen(EngineListener l) {
-        this.listener = Objects.requireNonNull(l, "listener");
-    }
-
-    /** Builds the event with the array's current name (arrays can be renamed) and tells the listener. */
-    private void publish(Function<String, EngineEvent> event) {
-        EngineListener l = listener;
-        if (l != EngineListener.NONE) {
-            EngineListener.tell(l, event.apply(name()));
-        }
-    }
-
-    private void changed() {
-        try {
-            changeListener.run();
-        } catch (RuntimeException e) {
-            // A listener's failure must not break the I/O completion or the daemon that told it.
-            System.getLogger(MdArray.class.getName()).log(System.Logger.Level.ERROR,
-                    "change listener of " + name() + " failed", e);
-        }
-        publish(EngineEvent.MembersChanged::new);
+        events.listen(l);
     }
 
     private void wakeDaemon() {

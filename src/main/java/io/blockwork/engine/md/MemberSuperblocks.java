@@ -1,25 +1,17 @@
 package io.blockwork.engine.md;
 
-import io.blockwork.engine.block.Bio;
-import io.blockwork.engine.block.BioFlags;
-import io.blockwork.engine.block.BioOp;
-import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.md.metadata.BitmapSuperblock;
-import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MemberLayout;
 import io.blockwork.engine.md.metadata.MetadataSpec;
 import io.blockwork.engine.md.metadata.Superblock;
 import io.blockwork.engine.md.metadata.WriteIntentBitmap;
-import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -54,7 +46,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Size note: over 400 lines because the rounds, the clean/active state, the held writes and the bitmap's
  * store all order against each other through one lock and one thread; apart they would need a
- * protocol between them.
+ * protocol between them. What the superblocks and the bitmap pages say and the member writes that
+ * put them there are {@link SuperblockWrites}'.
  *
  * <p>Threading: rounds, the clean transition and the bitmap daemon run on one virtual thread per
  * array, which blocks on its member I/O; the I/O path only bumps counters, queues runnables and
@@ -67,21 +60,6 @@ final class MemberSuperblocks implements ArrayMetadata {
     static final Duration SAFE_MODE = Duration.ofMillis(200);
     private static final long SAFE_MODE_NANOS = SAFE_MODE.toNanos();
     private static final System.Logger LOG = System.getLogger(MemberSuperblocks.class.getName());
-
-    /**
-     * The array-wide superblock fields.
-     *
-     * @param name {@code set_name}
-     * @param ctime creation time, md's packed form
-     * @param level md's level number
-     * @param layout md's layout code
-     * @param chunkSectors chunk (linear: rounding) in sectors, 0 for raid1
-     * @param raidDisks slots
-     * @param usedSectors sectors of each member the array uses
-     * @param bitmapOffset sectors from the superblock to the bitmap
-     */
-    record Identity(MdUuid uuid, String name, long ctime, int level, int layout, int chunkSectors, int raidDisks,
-                    long usedSectors, int bitmapOffset) {}
 
     /**
      * How an array's superblocks start.
@@ -104,12 +82,11 @@ final class MemberSuperblocks implements ArrayMetadata {
     private record Held(long failures, Runnable then) {}
 
     private final String arrayName;
-    private final Identity id;
     private final MemberSet members;
-    private final Personality personality;
     /** False for levels without redundancy, which never go active and have no bitmap. */
     private final boolean redundant;
-    private final MemberLayout layout;
+    /** The superblocks' and the bitmap's contents and their writes to the members. */
+    private final SuperblockWrites writes;
     private final WriteIntentBitmap bitmap;
     private final Thread thread;
 
@@ -147,21 +124,20 @@ final class MemberSuperblocks implements ArrayMetadata {
      * @param bits the bitmap's bits as read (or fresh)
      * @param neededFrom the first sync byte whose set bits must be resynced ({@link WriteIntentBitmap})
      */
-    MemberSuperblocks(String arrayName, Identity id, MemberSet members, Personality personality, MemberLayout layout,
-                      long events, boolean clean, BitmapSuperblock bitmapSuper, byte[] bits, long neededFrom, int maxDev) {
+    MemberSuperblocks(String arrayName, SuperblockWrites.Identity id, MemberSet members, Personality personality,
+                      MemberLayout layout, long events, boolean clean, BitmapSuperblock bitmapSuper, byte[] bits,
+                      long neededFrom, int maxDev) {
         this.arrayName = arrayName;
-        this.id = id;
         this.members = members;
-        this.personality = personality;
         this.redundant = personality.level().redundant();
-        this.layout = layout;
+        this.writes = new SuperblockWrites(id, members, personality, layout, bitmapSuper != null);
         this.events = events;
         this.state = clean || !redundant ? State.CLEAN : State.ACTIVE;
         this.maxDev = maxDev;
         this.recordedFailures = members.failures();
         this.recordedChanges = members.changes();
         this.bitmap = bitmapSuper == null ? null : new WriteIntentBitmap(bitmapSuper, bits, neededFrom,
-                this::writeBitmap, () -> members.degraded() > 0, () -> this.events);
+                writes::writeBitmap, () -> members.degraded() > 0, () -> this.events);
         this.thread = Thread.ofVirtual().name("md-" + arrayName + "-metadata").unstarted(this::run);
     }
 
@@ -182,7 +158,7 @@ final class MemberSuperblocks implements ArrayMetadata {
         }
         long bitmapSectors = bitmap == null ? MemberLayout.bitmapSpace(used)
                 : BitmapSuperblock.areaBytes(bitmap.bits(), 4096) >>> 9;
-        Identity id = new Identity(m.uuid(), setup.setName(), setup.ctime(), spec.level().mdNumber(), personality.layoutCode(),
+        SuperblockWrites.Identity id = new SuperblockWrites.Identity(m.uuid(), setup.setName(), setup.ctime(), spec.level().mdNumber(), personality.layoutCode(),
                 spec.level() == MdLevel.RAID1 ? 0 : (int) (spec.chunkBytes() >>> 9), members.table().width(), used,
                 MemberLayout.BITMAP_OFFSET);
         return new MemberSuperblocks(spec.name(), id, members, personality,
@@ -313,14 +289,6 @@ final class MemberSuperblocks implements ArrayMetadata {
     /** True while the superblocks say the array is active (written to), as mdadm's "State : active". */
     boolean active() {
         return state != State.CLEAN;
-    }
-
-    Identity identity() {
-        return id;
-    }
-
-    MemberLayout layout() {
-        return layout;
     }
 
     /* ---- The daemon's side ---- */
@@ -522,37 +490,14 @@ final class MemberSuperblocks implements ArrayMetadata {
             roles = new ArrayList<>(Collections.nCopies(maxDev, Superblock.ROLE_SPARE));
             ev = ++events;
         }
-        // One reading of each member's state gives both its role and whether it is written: a
-        // member failed and then removed while the round runs (REMOVED by the write) must not get a
-        // superblock, as md never writes a Faulty rdev's; its own then still places it for --re-add.
-        List<Member> targets = new ArrayList<>();
-        for (Member m : attached) {
-            MemberState state = m.state();
-            roles.set(m.number(), roleOf(state, m.slot()));
-            if (state != MemberState.FAULTY && state != MemberState.REMOVED) {
-                targets.add(m);
-            }
-        }
-        long resyncOffset = active ? 0 : resyncOffsetSectors();
+        List<Member> targets = SuperblockWrites.roles(attached, roles);
+        long resyncOffset = writes.resyncOffsetSectors(active);
         if (bitmap != null) {
             CountDownLatch done = new CountDownLatch(1);
             bitmap.updateEvents(ev, done::countDown);
             await(done);
         }
-        long now = Superblock.packTime(Instant.now());
-        List<SyncIo.Waiter> waits = new ArrayList<>();
-        for (Member m : targets) {
-            byte[] block = superblockFor(m, ev, now, resyncOffset, roles).encode();
-            SyncIo.Waiter w = new SyncIo.Waiter();
-            m.device().submit(Bio.of(BioOp.WRITE, Superblock.V12_SUPER_OFFSET * 512, block.length,
-                    BioFlags.of(true, true, true), MemorySegment.ofArray(block), w));
-            waits.add(w);
-        }
-        for (int i = 0; i < targets.size(); i++) {
-            if (!waits.get(i).await().ok()) {
-                members.failed(targets.get(i), "superblock write error");
-            }
-        }
+        writes.superblocks(targets, ev, resyncOffset, roles);
     }
 
     private static void await(CountDownLatch latch) {
@@ -560,79 +505,6 @@ final class MemberSuperblocks implements ArrayMetadata {
             latch.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int roleOf(MemberState state, int slot) {
-        return switch (state) {
-            case IN_SYNC, REBUILDING -> slot;
-            case FAULTY -> Superblock.ROLE_FAULTY;
-            case SPARE, REMOVED -> Superblock.ROLE_SPARE;
-        };
-    }
-
-    /** The array's resync_offset while clean: how far the resync got, {@link Superblock#MAX_SECTOR} when done. */
-    private long resyncOffsetSectors() {
-        if (!(personality instanceof Redundancy r) || r.syncedTo() == Long.MAX_VALUE) {
-            return Superblock.MAX_SECTOR;
-        }
-        return r.syncOffsetOf(r.syncedTo()) >>> 9;
-    }
-
-    /** The superblock {@code m} gets in a round. */
-    Superblock superblockFor(Member m, long ev, long time, long resyncOffset, List<Integer> roles) {
-        boolean rebuilding = m.state() == MemberState.REBUILDING;
-        int features = (bitmap != null ? Superblock.FEATURE_BITMAP_OFFSET : 0)
-                | (rebuilding ? Superblock.FEATURE_RECOVERY_OFFSET : 0)
-                | (rebuilding && m.replacement() ? Superblock.FEATURE_REPLACEMENT : 0)
-                | (rebuilding && m.bitmapRecovery() ? Superblock.FEATURE_RECOVERY_BITMAP : 0);
-        return new Superblock(features, id.uuid(), id.name(), id.ctime(), id.level(), id.layout(), id.usedSectors(),
-                id.chunkSectors(), id.raidDisks(), bitmap != null ? id.bitmapOffset() : 0, m.dataOffset() >>> 9,
-                personality.recordedDataBytes(m) >>> 9, Superblock.V12_SUPER_OFFSET,
-                rebuilding ? m.rebuilt() >>> 9 : 0, m.number(), m.uuid(),
-                m.writeMostly() ? Superblock.DEV_FLAG_WRITE_MOSTLY : 0, 0, layout.bblogSize(), layout.bblogOffset(),
-                time, ev, resyncOffset, roles);
-    }
-
-    /* ---- Bitmap writes ---- */
-
-    private long bitmapStart() {
-        return (Superblock.V12_SUPER_OFFSET + id.bitmapOffset()) * 512;
-    }
-
-    /** Members that hold a slot (in sync or rebuilding, replacements too): md writes the bitmap to these. */
-    private List<Member> slotMembers() {
-        MemberSet.Table t = members.table();
-        List<Member> out = new ArrayList<>();
-        for (Member[] row : new Member[][] {t.slots(), t.replacements()}) {
-            for (Member m : row) {
-                if (m != null && m.writable()) {
-                    out.add(m);
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The bitmap's {@link WriteIntentBitmap.Store}: one page to every slot member, FUA; a member that fails it is failed. */
-    private void writeBitmap(long areaOffset, byte[] data, boolean preflush, Runnable done) {
-        List<Member> targets = slotMembers();
-        if (targets.isEmpty()) {
-            done.run();
-            return;
-        }
-        MemorySegment page = MemorySegment.ofArray(data);
-        AtomicInteger left = new AtomicInteger(targets.size());
-        for (Member m : targets) {
-            m.device().submit(Bio.of(BioOp.WRITE, bitmapStart() + areaOffset, data.length,
-                    BioFlags.of(preflush, true, true), page, bio -> {
-                        if (!bio.status().ok()) {
-                            members.failed(m, "bitmap write error");
-                        }
-                        if (left.decrementAndGet() == 0) {
-                            done.run();
-                        }
-                    }));
         }
     }
 }

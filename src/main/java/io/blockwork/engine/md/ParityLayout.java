@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.block.Quoted;
 import java.util.Locale;
 
 /**
@@ -108,7 +109,7 @@ public enum ParityLayout {
             try {
                 named = fromCode(t.startsWith("0x") ? Integer.parseInt(t.substring(2), 16) : Integer.parseInt(t));
             } catch (NumberFormatException e) {
-                throw new MdArgumentException("layout", "'" + text + "' is not a " + level.label()
+                throw new MdArgumentException("layout", Quoted.of(text) + " is not a " + level.label()
                         + " layout (left-symmetric, left-asymmetric, right-symmetric, right-asymmetric, parity-first,"
                         + " parity-last" + (level == MdLevel.RAID6 ? ", the -6 and ddf- variants" : "") + ", or md's number)");
             }

@@ -1,5 +1,6 @@
 package io.blockwork.engine.md;
 
+import io.blockwork.engine.block.Quoted;
 import java.util.Locale;
 
 /**
@@ -82,7 +83,7 @@ public record Raid10Layout(int near, int far, boolean offset) {
         try {
             return Integer.parseInt(digits, radix);
         } catch (NumberFormatException e) {
-            throw new MdArgumentException("layout", "'" + original + "' is not a raid10 layout (n2, f2, o2, or md's number such as 0x102)");
+            throw new MdArgumentException("layout", Quoted.of(original) + " is not a raid10 layout (n2, f2, o2, or md's number such as 0x102)");
         }
     }
 

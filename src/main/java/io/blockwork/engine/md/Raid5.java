@@ -1,8 +1,6 @@
 package io.blockwork.engine.md;
 
-import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
-import io.blockwork.engine.block.BioCallback;
 import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.block.Extents;
@@ -17,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -42,10 +39,10 @@ import java.util.concurrent.atomic.LongAdder;
  * unclean shutdown the resync recomputes parity only in rows whose chunks are marked, and a stripe
  * outside them is trusted even while degraded: the write hole closed through the bitmap, as md does.
  *
- * <p>Size note: over 400 lines because the I/O path (direct reads, writes cut per head, the
- * metadata-gated run of writes) and the sync daemon's view (resync rows, rebuild windows, both
- * through the bitmap's member-byte chunks) share the row and member-range arithmetic; the heads'
- * state machine is {@link StripeHead}, placement {@link ParityGeometry}.
+ * <p>Size note: over 400 lines because the write path (writes cut per head) and the sync daemon's
+ * view (resync rows, rebuild windows, both through the bitmap's member-byte chunks) share the row
+ * and member-range arithmetic. Reads are {@link ParityReads}, the metadata-gated run of writes
+ * {@link MeteredRun}, the heads' state machine {@link StripeHead}, placement {@link ParityGeometry}.
  *
  * <p>See docs/engine/raid5.md for the formulas, the stripe cache and the write-hole modes.
  */
@@ -82,7 +79,9 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     final int blocksPerHead;
     /** Optional write journal on its own device (md's raid5-cache, write-through); null without one. */
     final StripeJournal journal;
-    private final long rowBytes;
+    /** Bytes of one row: a chunk of every member. */
+    final long rowBytes;
+    private final ParityReads reads = new ParityReads(this);
     private volatile long syncedTo;
     /** Set once by the array before any I/O. */
     private ArrayMetadata metadata = ArrayMetadata.NONE;
@@ -174,7 +173,7 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     }
 
     /** Attaches every bio of {@code run} to its heads, then runs the heads. */
-    private void attachAndRun(List<Bio> run) {
+    void attachAndRun(List<Bio> run) {
         Set<StripeHead> touched = new LinkedHashSet<>();
         for (Bio bio : run) {
             if (bio.op() == BioOp.READ) {
@@ -189,7 +188,7 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
     }
 
     /** The member bytes {@code [from, to)} of array bytes {@code [offset, offset+len)} within one row, written with their parity. */
-    private long[] memberRange(long offset, long len) {
+    long[] memberRange(long offset, long len) {
         long row = offset / rowBytes;
         long chunk = geo.chunkBytes();
         long inRow = offset - row * rowBytes;
@@ -200,159 +199,14 @@ final class Raid5 implements Personality, Redundancy, PlugTarget {
         return new long[] {row * chunk, (row + 1) * chunk};
     }
 
-    /**
-     * A run of writes on an array with metadata: admitted by {@link ArrayMetadata#startWrite} for
-     * the member range it touches, each bio then goes through the heads as a derived bio whose
-     * completion is held while a member failure is unrecorded; the last one ends the range's write
-     * ({@code everyCopy} when no member was missing or failed meanwhile).
-     */
-    private static final class MeteredRun implements Runnable, BioCallback {
-        private final Raid5 level;
-        private final List<Bio> parents;
-        final long syncStart;
-        final long syncEnd;
-        private final AtomicInteger remaining;
-        private long failuresAtStart;
-        private volatile boolean everyCopy = true;
-
-        MeteredRun(Raid5 level, List<Bio> parents) {
-            this.level = level;
-            this.parents = parents;
-            long lo = Long.MAX_VALUE;
-            long hi = 0;
-            for (Bio b : parents) {
-                long[] r = level.memberRange(b.offset(), b.length());
-                lo = Math.min(lo, r[0]);
-                hi = Math.max(hi, r[1]);
-            }
-            this.syncStart = lo;
-            this.syncEnd = hi;
-            this.remaining = new AtomicInteger(parents.size());
-        }
-
-        /** Admitted: the bits are durable and the array recorded active. */
-        @Override
-        public void run() {
-            if (level.metadata.failurePending()) {
-                level.metadata.afterFailuresRecorded(this);
-                return;
-            }
-            failuresAtStart = level.members.failures();
-            if (level.members.degraded() != 0) {
-                everyCopy = false;
-            }
-            List<Bio> derived = new ArrayList<>(parents.size());
-            for (Bio p : parents) {
-                Bio d = p.derive(p.op(), p.offset(), p.length(), 0, p.flags(), this);
-                d.context(p);
-                derived.add(d);
-            }
-            level.attachAndRun(derived);
-        }
-
-        /** One bio of the run is done on the members. */
-        @Override
-        public void done(Bio child) {
-            Bio parent = (Bio) child.context();
-            IoStatus status = child.status();
-            if (!status.ok() || level.members.failures() != failuresAtStart || level.members.degraded() != 0) {
-                everyCopy = false;
-            }
-            if (remaining.decrementAndGet() == 0) {
-                level.metadata.endWrite(syncStart, syncEnd - syncStart, everyCopy);
-            }
-            level.metadata.afterFailuresRecorded(() -> parent.endio(status));
-        }
-    }
-
     private void read(Bio bio) {
-        long row = bio.offset() / rowBytes;
-        long inRow = bio.offset() - row * rowBytes;
-        long chunk = geo.chunkBytes();
-        MemberSet.Table t = members.table();
-        long done = 0;
-        while (done < bio.length()) {
-            long at = inRow + done;
-            int k = (int) (at / chunk);
-            long inChunk = at - k * chunk;
-            long len = Math.min(bio.length() - done, chunk - inChunk);
-            int disk = geo.dataDisk(row, k);
-            long addr = row * chunk + inChunk;
-            Member m = reader(t, disk, addr, len);
-            bio.retain();
-            if (m != null) {
-                m.device().submit(bio.derive(BioOp.READ, m.dataOffset() + addr, len, done, bio.flags(),
-                        new DirectRead(this, bio, m, disk, addr, done)));
-            } else {
-                viaHeads(bio, disk, addr, len, done);
-            }
-            done += len;
-        }
-        bio.endio();
+        reads.read(bio);
     }
 
-    /**
-     * Follows {@link #read}: a chunk piece a healthy read takes straight from its data member is
-     * asked of that member (exactly what such a read returns); a piece that would be rebuilt from
-     * the others is data.
-     */
+    /** As a read would: see {@link ParityReads#allocation}. */
     @Override
     public void allocation(long offset, long length, Extents out) {
-        long chunk = geo.chunkBytes();
-        MemberSet.Table t = members.table();
-        long end = offset + length;
-        for (long pos = offset; pos < end && !out.stopped(); ) {
-            long row = pos / rowBytes;
-            long inRow = pos - row * rowBytes;
-            int k = (int) (inRow / chunk);
-            long inChunk = inRow - k * chunk;
-            long len = Math.min(end - pos, chunk - inChunk);
-            long addr = row * chunk + inChunk;
-            Member m = reader(t, geo.dataDisk(row, k), addr, len);
-            if (m != null) {
-                m.device().allocation(m.dataOffset() + addr, len, out);
-            } else {
-                out.add(len, Allocation.DATA);
-            }
-            pos += len;
-        }
-    }
-
-    /** A healthy read of one chunk piece; on error the member fails and the piece is rebuilt from the others. */
-    private record DirectRead(Raid5 level, Bio parent, Member member, int disk, long addr, long dataOff) implements BioCallback {
-        @Override
-        public void done(Bio child) {
-            if (child.status().ok()) {
-                parent.endio();
-                return;
-            }
-            level.members.failed(member, "read error");
-            if (level.members.lostReason() != null) {
-                parent.endio(IoStatus.IO_ERROR);
-                return;
-            }
-            level.viaHeads(parent, disk, addr, child.length(), dataOff);
-        }
-    }
-
-    /** Sends a read piece (holding one reference on {@code bio}) through the stripe heads it covers. */
-    private void viaHeads(Bio bio, int disk, long addr, long len, long dataOff) {
-        List<StripeHead> touched = new ArrayList<>(2);
-        long done = 0;
-        while (done < len) {
-            long a = addr + done;
-            long key = a / stripeBytes;
-            int off = (int) (a - key * stripeBytes);
-            int n = (int) Math.min(len - done, stripeBytes - off);
-            bio.retain();
-            StripeHead h = cache.attach(key, new StripeHead.Req(bio, BioOp.READ, disk, off, n, dataOff + done));
-            if (h != null && !touched.contains(h)) {
-                touched.add(h);
-            }
-            done += n;
-        }
-        bio.endio();
-        touched.forEach(StripeHead::schedule);
+        reads.allocation(offset, length, out);
     }
 
     private void write(Bio bio, Set<StripeHead> touched) {

@@ -7,13 +7,11 @@ import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.engine.dm.EmptyFlush;
 import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.engine.workload.RwMode;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadSpec;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,7 +27,7 @@ import java.util.Map;
  * media flushes and what {@code per-target} still costs is 1024 clones, maps and flush requests
  * per fsync; the benchmark runs both.
  */
-public final class DmEmptyFlushSeed implements SeedExperiment {
+public final class DmEmptyFlushSeed extends SeedExperiment {
 
     public static final int TARGETS = 1024;
     /** 1 MiB each: a 1 GiB device (memory disks are sparse: only what is written costs memory). */
@@ -39,30 +37,10 @@ public final class DmEmptyFlushSeed implements SeedExperiment {
     /** One strategy's run, and the flush requests and media flushes its disks saw. */
     public record Cell(WorkloadResult result, long flushRequests, long mediaFlushes) {}
 
-    @Override
-    public String seed() {
-        return "002";
-    }
-
-    @Override
-    public String workload() {
-        return "dm empty flush: " + WRITERS + " writers, 4K randwrite + fdatasync, " + TARGETS
-                + "-target linear table over one writeback memory disk (1 ms media flush, flush merging on)";
-    }
-
-    @Override
-    public String metric() {
-        return "IOPS";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return true;
-    }
-
-    @Override
-    public List<String> strategies() {
-        return List.of(EmptyFlush.PER_TARGET.label(), EmptyFlush.PER_DEVICE.label());
+    public DmEmptyFlushSeed() {
+        super("002", "dm empty flush: " + WRITERS + " writers, 4K randwrite + fdatasync, " + TARGETS
+                + "-target linear table over one writeback memory disk (1 ms media flush, flush merging on)",
+                "IOPS", true, List.of(EmptyFlush.PER_TARGET.label(), EmptyFlush.PER_DEVICE.label()));
     }
 
     @Override
@@ -87,24 +65,15 @@ public final class DmEmptyFlushSeed implements SeedExperiment {
     public Cell measure(int diskCount, FlushMerging merging, EmptyFlush strategy, long seconds, SeedRun run) {
         run.phase(strategy.label(), "building a " + TARGETS + "-target linear table");
         DiskConfig config = DiskConfig.writeback().withLatency(new LatencyModel(0, 0, 1_000_000, 0)).withFlushMerging(merging);
-        Map<String, BlockDevice> names = new HashMap<>();
-        Disk[] disks = new Disk[diskCount];
-        for (int d = 0; d < diskCount; d++) {
-            disks[d] = Disk.memory("d" + d, TARGETS / diskCount * TARGET_SECTORS * 512, config);
-            names.put(disks[d].name(), disks[d]);
-        }
+        List<Disk> disks = memoryDisks("d", diskCount, TARGETS / diskCount * TARGET_SECTORS * 512, config);
+        Map<String, BlockDevice> names = byName(disks);
         StringBuilder table = new StringBuilder();
         for (int i = 0; i < TARGETS; i++) {
             table.append(i * TARGET_SECTORS).append(' ').append(TARGET_SECTORS).append(" linear d").append(i % diskCount)
                     .append(' ').append(i / diskCount * TARGET_SECTORS).append('\n');
         }
-        MappedDevice dev;
-        try {
-            dev = MappedDevice.create("seed002-" + strategy.label(), null, table.toString(), names::get,
-                    Targets.config().withEmptyFlush(strategy));
-        } catch (TableException e) {
-            throw new IllegalStateException("the seed's table was refused", e);
-        }
+        MappedDevice dev = tables("linear table", () -> MappedDevice.create("seed002-" + strategy.label(), null,
+                table.toString(), names::get, Targets.config().withEmptyFlush(strategy)));
         try {
             // Stopped from outside rather than by runtime: a job checks its clock only every 16
             // writes, and with merging off one per-target fsync takes the disk a second per writer.

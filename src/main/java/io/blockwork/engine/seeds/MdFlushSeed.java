@@ -21,7 +21,7 @@ import java.util.Map;
  * writers each doing 4K write + flush; {@code serial} (one array flush at a time) against
  * {@code fanout} (every flush goes to the members at once and merges there).
  */
-public final class MdFlushSeed implements SeedExperiment {
+public final class MdFlushSeed extends SeedExperiment {
 
     /**
      * @param diskBytes size of each member (prefilled before the run)
@@ -37,30 +37,10 @@ public final class MdFlushSeed implements SeedExperiment {
     /** One strategy's run and the flushes its members' media performed. */
     public record Cell(WorkloadResult result, long memberMediaFlushes) {}
 
-    @Override
-    public String seed() {
-        return "000";
-    }
-
-    @Override
-    public String workload() {
-        return "md flush: raid10 n2 on 4 writeback memory disks (1 ms media flush), "
-                + Settings.EXPERIMENT.writers() + " writers x (4K write + flush)";
-    }
-
-    @Override
-    public String metric() {
-        return "writes/s";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return true;
-    }
-
-    @Override
-    public List<String> strategies() {
-        return List.of(FlushStrategy.SERIAL.label(), FlushStrategy.FANOUT.label());
+    public MdFlushSeed() {
+        super("000", "md flush: raid10 n2 on 4 writeback memory disks (1 ms media flush), "
+                + Settings.EXPERIMENT.writers() + " writers x (4K write + flush)",
+                "writes/s", true, List.of(FlushStrategy.SERIAL.label(), FlushStrategy.FANOUT.label()));
     }
 
     @Override
@@ -82,10 +62,7 @@ public final class MdFlushSeed implements SeedExperiment {
         String s = strategy.label();
         run.phase(s, "building raid10 on 4 writeback memory disks");
         DiskConfig config = DiskConfig.writeback().withLatency(new LatencyModel(0, 0, settings.flushLatencyNanos(), 0));
-        List<Disk> disks = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            disks.add(Disk.memory("seed000-" + s + "-" + i, settings.diskBytes(), config));
-        }
+        List<Disk> disks = memoryDisks("seed000-" + s + "-", 4, settings.diskBytes(), config);
         MdArray a = MdArray.create(MdArraySpec.of("seed000-" + s, MdLevel.RAID10)
                 .withStrategies(MdStrategies.DEFAULT.withFlush(strategy))
                 .withAssumeClean(true).withSpeed(SpeedLimits.UNLIMITED), disks);

@@ -6,7 +6,6 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.targets.Targets;
 import io.blockwork.engine.dm.targets.mirror.MirrorTarget;
 import io.blockwork.engine.md.MdArray;
@@ -17,7 +16,6 @@ import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,7 +28,7 @@ import java.util.Map;
  * about the seed's question, whether a synchronous write waits for anything it need not. The
  * benchmark adds md raid1 on identical disks and a disk-log mirror; the experiment runs one writer.
  */
-public final class MirrorDispatchSeed implements SeedExperiment {
+public final class MirrorDispatchSeed extends SeedExperiment {
 
     public static final int WRITE_US = 200;
     public static final int FLUSH_US = 1000;
@@ -57,31 +55,11 @@ public final class MirrorDispatchSeed implements SeedExperiment {
     /** One pass of a device: its result, and the timer unplugs and fast-path writes it caused. */
     public record Best(WorkloadResult result, long timerUnplugs, long directWrites) {}
 
-    @Override
-    public String seed() {
-        return "003";
-    }
-
-    @Override
-    public String workload() {
-        return "dm mirror dispatch: 8K FUA randwrite, iodepth 1, " + EXPERIMENT_WRITERS
+    public MirrorDispatchSeed() {
+        super("003", "dm mirror dispatch: 8K FUA randwrite, iodepth 1, " + EXPERIMENT_WRITERS
                 + " writer, 2 legs (core log) on writeback memory disks (" + WRITE_US + " us write, " + FLUSH_US
-                + " us flush)";
-    }
-
-    @Override
-    public String metric() {
-        return "mean write latency us";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return false;
-    }
-
-    @Override
-    public List<String> strategies() {
-        return List.of(BatchDispatch.Kind.TIMER.label(), BatchDispatch.Kind.EXPLICIT.label());
+                + " us flush)", "mean write latency us", false,
+                List.of(BatchDispatch.Kind.TIMER.label(), BatchDispatch.Kind.EXPLICIT.label()));
     }
 
     @Override
@@ -122,19 +100,11 @@ public final class MirrorDispatchSeed implements SeedExperiment {
     public Device mirror(String label, String log, BatchDispatch.Kind kind, DiskConfig config, SeedRun run) {
         String p = "mir-" + kind.label() + (log.startsWith("disk") ? "-log" : "") + "-";
         run.phase(kind.label(), "building a two-leg mirror");
-        Map<String, BlockDevice> names = new HashMap<>();
-        for (String n : new String[] {"0", "1"}) {
-            names.put(p + n, Disk.memory(p + n, SIZE, config));
-        }
+        Map<String, BlockDevice> names = byName(memoryDisks(p, 2, SIZE, config));
         names.put("log", Disk.memory(p + "log", 1L << 20, config));
-        MappedDevice m;
-        try {
-            m = MappedDevice.create(p + "dev", null,
-                    "0 " + (SIZE >> 9) + " mirror " + log + " 2 " + p + "0 0 " + p + "1 0\n", names::get,
-                    Targets.config().withBatchDispatch(kind));
-        } catch (TableException e) {
-            throw new IllegalStateException("the seed's mirror table was refused", e);
-        }
+        MappedDevice m = tables("mirror table", () -> MappedDevice.create(p + "dev", null,
+                "0 " + (SIZE >> 9) + " mirror " + log + " 2 " + p + "0 0 " + p + "1 0\n", names::get,
+                Targets.config().withBatchDispatch(kind)));
         MirrorTarget t = (MirrorTarget) m.liveTable().entries().getFirst().target();
         run.prefill(kind.label(), m);
         return new Device(label, kind.label(), m, t, m::remove);
@@ -160,17 +130,14 @@ public final class MirrorDispatchSeed implements SeedExperiment {
     private List<List<Best>> passes(List<Device> devices, int writers, long seconds, int passes, SeedRun run) {
         List<List<Best>> runs = new ArrayList<>();
         devices.forEach(d -> runs.add(new ArrayList<>()));
-        for (int pass = 0; pass < passes; pass++) {
-            for (int k = 0; k < devices.size(); k++) {
-                int i = pass % 2 == 0 ? k : devices.size() - 1 - k;
-                Device d = devices.get(i);
-                long before = d.timerUnplugs();
-                long directBefore = d.directWrites();
-                WorkloadResult r = run.execute(d.dispatch().isEmpty() ? d.label() : d.dispatch(), d.device(),
-                        WorkloadSpec.builder(RwMode.RANDWRITE, BS).jobs(writers).ioDepth(1).sync(true)
-                                .runtime(seconds * WorkloadSpec.SECOND).build());
-                runs.get(i).add(new Best(r, d.timerUnplugs() - before, d.directWrites() - directBefore));
-            }
+        for (int i : alternating(devices.size(), passes)) {
+            Device d = devices.get(i);
+            long before = d.timerUnplugs();
+            long directBefore = d.directWrites();
+            WorkloadResult r = run.execute(d.dispatch().isEmpty() ? d.label() : d.dispatch(), d.device(),
+                    WorkloadSpec.builder(RwMode.RANDWRITE, BS).jobs(writers).ioDepth(1).sync(true)
+                            .runtime(seconds * WorkloadSpec.SECOND).build());
+            runs.get(i).add(new Best(r, d.timerUnplugs() - before, d.directWrites() - directBefore));
         }
         return runs;
     }

@@ -23,7 +23,7 @@ import java.util.Map;
  * device runs two or three times, in order and then in reverse by turns, and the best run counts,
  * so a burst of other work on a shared machine hurts one device less than the others.
  */
-public final class Raid10BarrierSeed implements SeedExperiment {
+public final class Raid10BarrierSeed extends SeedExperiment {
 
     /**
      * @param memberBytes each array member's size; the bare disk has the array's size. All prefilled.
@@ -75,30 +75,10 @@ public final class Raid10BarrierSeed implements SeedExperiment {
         }
     }
 
-    @Override
-    public String seed() {
-        return "001";
-    }
-
-    @Override
-    public String workload() {
-        return "raid10 barrier: 4K random reads, iodepth 1, " + Settings.EXPERIMENT.jobs()
-                + " jobs, raid10 n2 on 4 memory disks (best of " + Settings.EXPERIMENT.passes() + " passes)";
-    }
-
-    @Override
-    public String metric() {
-        return "IOPS";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return true;
-    }
-
-    @Override
-    public List<String> strategies() {
-        return List.of(BarrierStrategy.LOCKED.label(), BarrierStrategy.OPTIMISTIC.label());
+    public Raid10BarrierSeed() {
+        super("001", "raid10 barrier: 4K random reads, iodepth 1, " + Settings.EXPERIMENT.jobs()
+                + " jobs, raid10 n2 on 4 memory disks (best of " + Settings.EXPERIMENT.passes() + " passes)",
+                "IOPS", true, List.of(BarrierStrategy.LOCKED.label(), BarrierStrategy.OPTIMISTIC.label()));
     }
 
     @Override
@@ -124,10 +104,7 @@ public final class Raid10BarrierSeed implements SeedExperiment {
         run.prefill("bare", bare);
         List<MdArray> arrays = new ArrayList<>();
         for (BarrierStrategy b : List.of(BarrierStrategy.LOCKED, BarrierStrategy.OPTIMISTIC)) {
-            List<Disk> disks = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                disks.add(Disk.memory("seed001-" + b.label() + "-" + i, settings.memberBytes(), DiskConfig.DEFAULT));
-            }
+            List<Disk> disks = memoryDisks("seed001-" + b.label() + "-", 4, settings.memberBytes(), DiskConfig.DEFAULT);
             MdArray a = MdArray.create(MdArraySpec.of("seed001-" + b.label(), MdLevel.RAID10)
                     .withStrategies(MdStrategies.DEFAULT.withBarrier(b)).withAssumeClean(true)
                     .withSpeed(SpeedLimits.UNLIMITED), disks);
@@ -145,16 +122,13 @@ public final class Raid10BarrierSeed implements SeedExperiment {
     public List<WorkloadResult> bestOfPasses(Devices d, int jobs, long seconds, int passes, SeedRun run) {
         List<BlockDevice> devices = d.all();
         WorkloadResult[] best = new WorkloadResult[devices.size()];
-        for (int pass = 0; pass < passes; pass++) {
-            for (int k = 0; k < devices.size(); k++) {
-                int i = pass % 2 == 0 ? k : devices.size() - 1 - k;
-                String label = d.label(devices.get(i));
-                run.phase(label, "warming up");
-                randomReads(devices.get(i), label, jobs, 1, run);
-                WorkloadResult r = randomReads(devices.get(i), label, jobs, seconds, run);
-                if (best[i] == null || r.read().iops() > best[i].read().iops()) {
-                    best[i] = r;
-                }
+        for (int i : alternating(devices.size(), passes)) {
+            String label = d.label(devices.get(i));
+            run.phase(label, "warming up");
+            randomReads(devices.get(i), label, jobs, 1, run);
+            WorkloadResult r = randomReads(devices.get(i), label, jobs, seconds, run);
+            if (best[i] == null || r.read().iops() > best[i].read().iops()) {
+                best[i] = r;
             }
         }
         return List.of(best);

@@ -4,7 +4,6 @@ import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
 import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
 import io.blockwork.engine.dm.snapshot.StoreType;
 import io.blockwork.engine.dm.targets.Snapshots;
@@ -32,7 +31,7 @@ import java.util.Map;
  * the two are level), after a one-second warm-up, each strategy twice in alternating order
  * (global, fine, fine, global), the better run counting.
  */
-public final class SnapshotLockingSeed implements SeedExperiment {
+public final class SnapshotLockingSeed extends SeedExperiment {
 
     /** 16 GiB: big enough that a cell's random writes mostly meet chunks not yet copied. */
     public static final long ORIGIN_BYTES = 16L << 30;
@@ -47,45 +46,27 @@ public final class SnapshotLockingSeed implements SeedExperiment {
         }
     }
 
-    @Override
-    public String seed() {
-        return "004";
-    }
+    private static final List<SnapshotLocking.Kind> KINDS = List.of(SnapshotLocking.Kind.GLOBAL,
+            SnapshotLocking.Kind.FINE);
 
-    @Override
-    public String workload() {
-        return "snapshot locking: fio_origin_randwrite_throughput_N: 4K random writes to the origin, iodepth 32, "
-                + EXPERIMENT_WORKERS + " workers, null disks, 4 KiB chunks (better of two runs each)";
-    }
-
-    @Override
-    public String metric() {
-        return "IOPS";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return true;
-    }
-
-    @Override
-    public List<String> strategies() {
-        return List.of(SnapshotLocking.Kind.GLOBAL.label(), SnapshotLocking.Kind.FINE.label());
+    public SnapshotLockingSeed() {
+        super("004", "snapshot locking: fio_origin_randwrite_throughput_N: 4K random writes to the origin, iodepth 32, "
+                + EXPERIMENT_WORKERS + " workers, null disks, 4 KiB chunks (better of two runs each)",
+                "IOPS", true, KINDS.stream().map(SnapshotLocking.Kind::label).toList());
     }
 
     @Override
     public SeedOutcome run(long seconds, SeedRun run) {
-        List<SnapshotLocking.Kind> order = List.of(SnapshotLocking.Kind.GLOBAL, SnapshotLocking.Kind.FINE,
-                SnapshotLocking.Kind.FINE, SnapshotLocking.Kind.GLOBAL);
         Map<SnapshotLocking.Kind, WorkloadResult> best = new HashMap<>();
         run.phase(SnapshotLocking.Kind.FINE.label(), "warming up");
         measure(Target.ORIGIN, StoreType.TRANSIENT, 32, EXPERIMENT_WORKERS, 1, SnapshotLocking.Kind.FINE, run);
-        for (SnapshotLocking.Kind k : order) {
+        for (int i : alternating(KINDS.size(), 2)) { // global, fine, fine, global
+            SnapshotLocking.Kind k = KINDS.get(i);
             WorkloadResult r = measure(Target.ORIGIN, StoreType.TRANSIENT, 32, EXPERIMENT_WORKERS, seconds, k, run);
             best.merge(k, r, (a, b) -> b.write().iops() > a.write().iops() ? b : a);
         }
         List<SeedOutcome.Measured> m = new ArrayList<>();
-        for (SnapshotLocking.Kind k : List.of(SnapshotLocking.Kind.GLOBAL, SnapshotLocking.Kind.FINE)) {
+        for (SnapshotLocking.Kind k : KINDS) {
             WorkloadResult r = best.get(k);
             m.add(new SeedOutcome.Measured(k.label(), r.write().iops(), r,
                     Map.of("meanLatencyUs", r.write().latency().meanNanos() / 1000.0)));
@@ -97,23 +78,17 @@ public final class SnapshotLockingSeed implements SeedExperiment {
     public WorkloadResult measure(Target target, StoreType store, int ioDepth, int workers, long seconds,
                                   SnapshotLocking.Kind locking, SeedRun run) {
         run.phase(locking.label(), "building an origin and its snapshot on null disks");
-        Map<String, BlockDevice> names = new HashMap<>();
         Disk base = Disk.nullDisk("base", ORIGIN_BYTES, DiskConfig.DEFAULT);
         // The suite's COW: room for every chunk and, for P, its metadata areas (one per 256 chunks).
         Disk cow = Disk.nullDisk("cow", ORIGIN_BYTES + ORIGIN_BYTES / 256 + (1 << 20), DiskConfig.DEFAULT);
-        names.put(base.name(), base);
-        names.put(cow.name(), cow);
+        Map<String, BlockDevice> names = byName(List.of(base, cow));
         var config = Targets.config().withSnapshotLocking(locking);
         long sectors = ORIGIN_BYTES >> 9;
-        MappedDevice volume;
-        MappedDevice snap;
-        try {
-            volume = MappedDevice.create("seed004-vol", null, Snapshots.originTable("base", sectors), names::get, config);
-            names.put(volume.name(), volume);
-            snap = Snapshots.create(volume, "seed004-snap", cow, store, CHUNK_SECTORS, names::get, config);
-        } catch (TableException e) {
-            throw new IllegalStateException("the seed's snapshot tables were refused", e);
-        }
+        MappedDevice volume = tables("origin table", () -> MappedDevice.create("seed004-vol", null,
+                Snapshots.originTable("base", sectors), names::get, config));
+        names.put(volume.name(), volume);
+        MappedDevice snap = tables("snapshot table",
+                () -> Snapshots.create(volume, "seed004-snap", cow, store, CHUNK_SECTORS, names::get, config));
         try {
             BlockDevice dev = target == Target.ORIGIN ? volume : snap;
             WorkloadSpec spec = WorkloadSpec.builder(RwMode.RANDWRITE, 4096).jobs(workers).ioDepth(ioDepth)

@@ -3,6 +3,7 @@ package io.blockwork.service.array;
 import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MetadataSpec;
+import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
 import java.util.List;
 import java.util.Locale;
@@ -34,6 +35,34 @@ public record ArrayCreate(String name, String level, List<String> members, List<
         members = members == null ? List.of() : List.copyOf(members);
         spares = spares == null ? List.of() : List.copyOf(spares);
         writeMostly = writeMostly == null ? List.of() : List.copyOf(writeMostly);
+    }
+
+    /**
+     * How array {@code is} differs from this request (docs/api.md, scripting contract): the level
+     * in any of mdadm's spellings, the members by slot (a failed or replaced one still counts as
+     * its slot's), the spares in any order; settings left out (md picks them by level) and
+     * speed limits and strategies (PATCHable at run time) are not compared.
+     */
+    public Differences differencesFrom(ArrayView is) {
+        String askedLevel;
+        try {
+            askedLevel = MdLevel.fromLabel(level).label();
+        } catch (RuntimeException e) {
+            askedLevel = level;
+        }
+        List<String> slots = is.members().stream().filter(m -> m.slot() >= 0 && !m.replacement())
+                .sorted(java.util.Comparator.comparingInt(ArrayView.MemberView::slot))
+                .map(ArrayView.MemberView::device).toList();
+        List<String> isSpares = is.members().stream().filter(m -> m.slot() < 0).map(ArrayView.MemberView::device)
+                .sorted().toList();
+        return Differences.of("array", name).field("level", askedLevel, is.level())
+                .field("members", members, slots)
+                .field("spares", spares.stream().sorted().toList(), isSpares)
+                .field("chunk", chunkBytes, is.chunkBytes())
+                .field("layout", layout, is.layout())
+                .field("metadata", metadata, is.metadata())
+                .field("stripeCacheSize", stripeCacheSize, is.stripeCacheSize())
+                .field("journal", journal, is.journal());
     }
 
     /**

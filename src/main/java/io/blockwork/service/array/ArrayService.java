@@ -29,7 +29,6 @@ import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -567,44 +566,6 @@ public class ArrayService {
         MdArray array = arrays.get(r.getName()).filter(a -> entry != null && entry.device() == a).orElse(null);
         ObjectState state = !local ? ObjectState.onNode(r.getNode())
                 : entry == null ? ObjectState.failed("not registered") : entry.state();
-        MdDetail detail = array == null ? null : array.detail();
-        List<ArrayView.MemberView> members = new ArrayList<>();
-        if (detail != null) {
-            for (MdDetail.MemberDetail m : detail.members()) {
-                String recovery = m.state() != MemberState.REBUILDING ? null : m.throughBitmap() ? "bitmap" : "full";
-                members.add(new ArrayView.MemberView(m.number(), m.raidDevice(), m.device(), m.role().label(),
-                        m.state().label(), m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(), recovery,
-                        m.writeMostly()));
-            }
-        }
-        for (ArrayMemberRecord m : r.getMembers()) {
-            if (detail == null || detail.members().stream().noneMatch(d -> m.getDeviceName().equals(d.device()))) {
-                members.add(stored(m));
-            }
-        }
-        Integer code = r.getLayoutCode();
-        return new ArrayView(r.getName(), r.getLevel(), r.getRaidDevices(), r.getChunkBytes(),
-                MdArraySpec.layoutLabel(MdLevel.fromLabel(r.getLevel()), code), code, r.getStripeCacheSize(),
-                r.getJournalDevice(),
-                r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
-                array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
-                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes(), r.getNode());
-    }
-
-    /** A member as stored, for arrays that are not assembled and members the live array does not have. */
-    private static ArrayView.MemberView stored(ArrayMemberRecord m) {
-        String s = m.getState();
-        String role = switch (s) {
-            case MemberRows.IN_SYNC, MemberRows.REBUILDING -> m.isReplacement() ? "replacement" : "active";
-            case MemberRows.SPARE -> "spare";
-            default -> "none";
-        };
-        String text = switch (s) {
-            case MemberRows.IN_SYNC -> "active sync";
-            case MemberRows.REBUILDING -> "spare rebuilding";
-            default -> s;
-        };
-        return new ArrayView.MemberView(-1, m.getSlot() == null ? -1 : m.getSlot(), m.getDeviceName(), role, s, text,
-                m.isReplacement(), 0, m.getFaultReason(), null, m.isWriteMostly());
+        return ArrayView.of(r, state, array);
     }
 }

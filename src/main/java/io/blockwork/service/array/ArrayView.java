@@ -1,9 +1,16 @@
 package io.blockwork.service.array;
 
+import io.blockwork.engine.md.MdArray;
+import io.blockwork.engine.md.MdArraySpec;
 import io.blockwork.engine.md.MdDetail;
+import io.blockwork.engine.md.MdLevel;
+import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.ParityStatus;
 import io.blockwork.service.assembly.ObjectState;
+import io.blockwork.persistence.array.ArrayMemberRecord;
+import io.blockwork.persistence.array.ArrayRecord;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,6 +41,27 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
         return detail == null ? null : detail.parity();
     }
 
+    /** The view of a stored array, with {@code array}'s live detail when it is assembled here (else null). */
+    static ArrayView of(ArrayRecord r, ObjectState state, MdArray array) {
+        MdDetail detail = array == null ? null : array.detail();
+        List<MemberView> members = new ArrayList<>();
+        if (detail != null) {
+            detail.members().forEach(m -> members.add(MemberView.live(m)));
+        }
+        for (ArrayMemberRecord m : r.getMembers()) {
+            if (detail == null || detail.members().stream().noneMatch(d -> m.getDeviceName().equals(d.device()))) {
+                members.add(MemberView.stored(m));
+            }
+        }
+        Integer code = r.getLayoutCode();
+        return new ArrayView(r.getName(), r.getLevel(), r.getRaidDevices(), r.getChunkBytes(),
+                MdArraySpec.layoutLabel(MdLevel.fromLabel(r.getLevel()), code), code, r.getStripeCacheSize(),
+                r.getJournalDevice(),
+                r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
+                array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
+                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes(), r.getNode());
+    }
+
     /**
      * One member.
      *
@@ -53,5 +81,29 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
      */
     public record MemberView(int number, int slot, String device, String role, String state, String stateText,
                              boolean replacement, long rebuiltBytes, String faultReason, String recovery,
-                             boolean writeMostly) {}
+                             boolean writeMostly) {
+
+        static MemberView live(MdDetail.MemberDetail m) {
+            String recovery = m.state() != MemberState.REBUILDING ? null : m.throughBitmap() ? "bitmap" : "full";
+            return new MemberView(m.number(), m.raidDevice(), m.device(), m.role().label(), m.state().label(),
+                    m.stateText(), m.replacement(), m.rebuiltBytes(), m.faultReason(), recovery, m.writeMostly());
+        }
+
+        /** A member as stored, for arrays that are not assembled and members the live array does not have. */
+        static MemberView stored(ArrayMemberRecord m) {
+            String s = m.getState();
+            String role = switch (s) {
+                case MemberRows.IN_SYNC, MemberRows.REBUILDING -> m.isReplacement() ? "replacement" : "active";
+                case MemberRows.SPARE -> "spare";
+                default -> "none";
+            };
+            String text = switch (s) {
+                case MemberRows.IN_SYNC -> "active sync";
+                case MemberRows.REBUILDING -> "spare rebuilding";
+                default -> s;
+            };
+            return new MemberView(-1, m.getSlot() == null ? -1 : m.getSlot(), m.getDeviceName(), role, s, text,
+                    m.isReplacement(), 0, m.getFaultReason(), null, m.isWriteMostly());
+        }
+    }
 }

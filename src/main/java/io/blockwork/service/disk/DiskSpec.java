@@ -7,6 +7,7 @@ import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.nbd.client.NbdClientConfig;
 import io.blockwork.nbd.client.NbdUri;
 import io.blockwork.service.device.DeviceNames;
+import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
 
 /**
@@ -121,6 +122,22 @@ public record DiskSpec(String name, DiskType type, long sizeBytes, int logicalBl
             throw ProblemException.invalid("type", "an nbd disk has no cache, latency model or queue depth of its"
                     + " own: the server's device has them");
         }
+    }
+
+    /** How disk {@code is} differs from this, the spec a create asked for (docs/api.md, scripting contract). */
+    public Differences differencesFrom(DiskSpec is) {
+        return Differences.of("disk", name)
+                .field("type", type.label(), is.type.label())
+                // an nbd disk's size is the export's unless the create named one
+                .field("size", type == DiskType.NBD && sizeBytes == 0 ? null : sizeBytes, is.sizeBytes)
+                .field("logicalBlockSize", logicalBlockSize, is.logicalBlockSize)
+                .field("cache", cache.label(), is.cache.label())
+                .field("latency", latency, is.latency)
+                .field("queueDepth", queueDepth, is.queueDepth)
+                .field("strategies.flush", flushMerging.label(), is.flushMerging.label())
+                .field("uri", remote == null ? null : remote.uri(), is.remote == null ? null : is.remote.uri())
+                .field("connections", remote == null ? null : remote.connections(),
+                        is.remote == null ? null : is.remote.connections());
     }
 
     /** The NBD client's settings of an nbd disk. */

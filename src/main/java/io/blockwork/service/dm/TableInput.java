@@ -1,5 +1,6 @@
 package io.blockwork.service.dm;
 
+import io.blockwork.engine.block.Quoted;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
 import io.blockwork.engine.dm.TargetArgs;
@@ -52,7 +53,7 @@ public sealed interface TableInput {
             }
             String s = value.strip();
             if (!s.matches("[0-9]{1,18}") || Long.parseLong(s) > TargetArgs.MAX_SECTOR) {
-                throw new TableException(line, "invalid " + what + " '" + value + "': expected a sector count from 0 to "
+                throw new TableException(line, "invalid " + what + " " + Quoted.of(value) + ": expected a sector count from 0 to "
                         + TargetArgs.MAX_SECTOR);
             }
             return Long.parseLong(s);

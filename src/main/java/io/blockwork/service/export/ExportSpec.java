@@ -2,6 +2,7 @@ package io.blockwork.service.export;
 
 import io.blockwork.nbd.AddressRange;
 import io.blockwork.service.device.DeviceNames;
+import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -74,6 +75,18 @@ public record ExportSpec(String name, String device, boolean readOnly, boolean r
             throw ProblemException.invalid("description", "description must not contain NUL characters");
         }
         allowedClients = allowedClients == null ? null : List.copyOf(allowedClients);
+    }
+
+    /** How export {@code is} differs from this request (docs/api.md, scripting contract). */
+    public Differences differencesFrom(ExportView is) {
+        return Differences.of("export", name).field("device", device, is.device())
+                .field("readOnly", readOnly, is.readOnly())
+                .field("raw", raw, is.raw())
+                .field("description", description, is.description())
+                .field("tls", tlsRequired, is.tlsRequired())
+                // null (any client) is a setting of its own: compared as the empty list, which no create accepts
+                .field("allowedClients", allowedClients == null ? List.of() : allowedClientTexts(),
+                        is.allowedClients() == null ? List.of() : is.allowedClients());
     }
 
     /** The blocks in their canonical text, or null for any client. */

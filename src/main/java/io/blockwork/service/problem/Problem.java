@@ -30,7 +30,7 @@ public enum Problem {
     NOT_ACCEPTABLE("not-acceptable", 406, "Not acceptable",
             "The response cannot be produced in a media type the Accept header allows."),
     NAME_TAKEN("name-taken", 409, "Name taken",
-            "Another object already uses this name; block device names are unique across every kind of device."),
+            "Another object already uses this name; block device names are unique across every kind of device. When it is an object of the same kind with other settings than the create or PUT asked for (`takenBy` the kind), `differs` lists the request fields that differ; nothing was changed."),
     DEVICE_BUSY("device-busy", 409, "Device busy",
             "Other objects use this device (see `holders`); remove them first, or delete with `?force=true` to remove its NBD exports along with it."),
     NOT_SUPPORTED("not-supported", 409, "Not supported here",

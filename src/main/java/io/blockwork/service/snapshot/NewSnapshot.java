@@ -1,5 +1,6 @@
 package io.blockwork.service.snapshot;
 
+import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
 import io.blockwork.service.volume.VolumeService;
 
@@ -15,6 +16,13 @@ public record NewSnapshot(String name, Long sizeBytes, Long chunkBytes, Boolean 
     public static final long DEFAULT_CHUNK_BYTES = 4096;
     public static final long MIN_CHUNK_BYTES = 4096;
     public static final long MAX_CHUNK_BYTES = 512 * 1024;
+
+    /** How COW snapshot {@code is} differs from this request (docs/api.md, scripting contract). */
+    public Differences differencesFrom(SnapshotView is) {
+        return Differences.of("snapshot", name).size("size", sizeBytes, is.sizeBytes(), is.extentCount() == 0 ? 0 : is.sizeBytes() / is.extentCount())
+                .field("chunkSize", chunkBytes == null ? DEFAULT_CHUNK_BYTES : chunkBytes, is.chunkSizeBytes())
+                .field("persistent", persistent == null || persistent, is.persistent());
+    }
 
     /** The COW space in bytes, or validation-failed at "size". */
     long checkedSize() {

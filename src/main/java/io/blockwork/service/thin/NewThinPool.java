@@ -1,6 +1,8 @@
 package io.blockwork.service.thin;
 
 import io.blockwork.engine.dm.thin.PoolFeatures;
+import io.blockwork.service.pool.ThinPoolUsage;
+import io.blockwork.service.problem.Differences;
 import io.blockwork.service.problem.ProblemException;
 import java.util.Locale;
 
@@ -46,6 +48,36 @@ public record NewThinPool(String name, String dataDevice, String metadataDevice,
             throw ProblemException.invalid("discards", "discards is passdown, nopassdown or ignore, not '" + discards + "'");
         }
         return d;
+    }
+
+    /**
+     * How thin pool {@code is} differs from this request (docs/api.md, scripting contract): sizes
+     * are compared as the create rounds them, to whole extents of the classic pool it was carved
+     * from ({@code parentExtentBytes}, null for a pool on devices) and whole chunks.
+     */
+    public Differences differencesFrom(ThinPoolUsage is, Long parentExtentBytes) {
+        long chunk = chunk();
+        Differences d = Differences.of("pool", name)
+                .field("dataDevice", dataDevice, is.dataDevice())
+                .field("metadataDevice", metadataDevice, is.metadataDevice())
+                .field("from", from, is.from())
+                .field("chunkSize", chunk, is.chunkSizeBytes())
+                .field("errorWhenFull", Boolean.TRUE.equals(errorWhenFull), is.errorWhenFull())
+                .field("zero", zero == null || zero, is.zero())
+                .field("discards", discardMode(), is.discards());
+        if (parentExtentBytes != null && sizeBytes != null && sizeBytes > 0) {
+            d.field("size", carvedDataBytes(sizeBytes, chunk, parentExtentBytes), is.dataBytes());
+        }
+        if (parentExtentBytes != null && metadataSizeBytes != null) {
+            d.field("metadataSize", Math.ceilDiv(metadataSizeBytes, parentExtentBytes) * parentExtentBytes,
+                    is.metadataBytes());
+        }
+        return d;
+    }
+
+    /** The data space carved for {@code sizeBytes}: whole extents of the parent, whole chunks of those. */
+    static long carvedDataBytes(long sizeBytes, long chunk, long extentBytes) {
+        return Math.ceilDiv(Math.max(sizeBytes, chunk), extentBytes) * extentBytes / chunk * chunk;
     }
 
     /** The pool's default metadata size for {@code dataBytes} of data: 64 bytes a block, at least 2 MiB. */

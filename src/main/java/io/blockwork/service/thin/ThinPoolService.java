@@ -126,7 +126,7 @@ public class ThinPoolService {
                     throw ProblemException.invalid("size", "the data space to carve from pool " + r.from() + " is required");
                 }
                 long dataExtents = Math.ceilDiv(Math.max(r.sizeBytes(), chunk), es);
-                long dataBlocks = dataExtents * es / chunk;
+                long dataBlocks = NewThinPool.carvedDataBytes(r.sizeBytes(), chunk, es) / chunk;
                 long metaBytes = r.metadataSizeBytes() == null ? NewThinPool.defaultMetadata(dataBlocks * chunk, chunk)
                         : r.metadataSizeBytes();
                 if (metaBytes < 64L << 10) {

@@ -66,11 +66,6 @@ public class ThinVolumeService {
             DeviceNames.require(name, "name");
             long requested = checkChunks(checkSize(sizeBytes), pool);
             long size = Math.ceilDiv(requested, pool.getBlockSizeBytes()) * pool.getBlockSizeBytes();
-            ThinVolumeRecord existing = volumes.find(name).orElse(null);
-            if (existing != null && !existing.snapshot() && existing.getThinPoolId() == pool.getId()
-                    && existing.getSizeBytes() == size) {
-                return new VolumeResult(volumes.view(existing, pool, true), false, requested);
-            }
             registry.requireFree(name);
             pools.active(poolName);
             long id = newThinId(pool);
@@ -79,7 +74,7 @@ public class ThinVolumeService {
             changes.undoOnRollback(() -> devices.message(tpool, "delete " + id));
             ThinVolumeRecord record = volumes.save(new ThinVolumeRecord(name, pool.getId(), id, size, null, null, now()));
             register(record, pool, DeviceKind.VOLUME, changes);
-            return new VolumeResult(volumes.view(record, pool, true), true, requested);
+            return new VolumeResult(volumes.view(record, pool, true), requested);
         });
     }
 
@@ -126,7 +121,7 @@ public class ThinVolumeService {
             if (change.newName() != null && !change.newName().equals(name)) {
                 rename(record, change.newName(), changes);
             }
-            return new VolumeResult(volumes.view(volumes.save(record), pool, true), false, requested);
+            return new VolumeResult(volumes.view(volumes.save(record), pool, true), requested);
         });
     }
 

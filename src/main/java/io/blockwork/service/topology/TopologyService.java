@@ -5,7 +5,6 @@ import io.blockwork.engine.md.MdDetail;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.Raid10Geometry;
 import io.blockwork.engine.md.Raid10Layout;
-import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
 import io.blockwork.service.device.Holder;
 import io.blockwork.service.device.RegisteredDevice;
@@ -13,8 +12,11 @@ import io.blockwork.service.event.Health;
 import io.blockwork.service.export.ExportService;
 import io.blockwork.service.export.ExportView;
 import io.blockwork.service.pool.PoolService;
-import io.blockwork.service.problem.ProblemException;
 import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.pool.ThinPoolUsage;
+import io.blockwork.service.problem.ProblemException;
+import io.blockwork.service.thin.ThinPoolService;
+import io.blockwork.service.thin.ThinVolumeService;
 import io.blockwork.service.volume.VolumeService;
 import io.blockwork.service.volume.VolumeView;
 import java.util.ArrayList;
@@ -25,13 +27,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.springframework.stereotype.Service;
 
 /**
- * The whole stack as a graph (disks, arrays, dm devices, pools, volumes, snapshots, exports; a
- * volume's and a snapshot's hidden devices left out) and, from it, the {@link BlastRadius} of a
- * failure. Pools and exports are not block devices, so their ids carry a prefix: {@code pool:p1},
- * {@code export:e1}.
+ * The whole stack as a graph (disks, arrays, dm devices, classic and thin pools, volumes and thin
+ * volumes, COW and thin snapshots, exports; the hidden devices under volumes, snapshots and thin
+ * pools left out) and, from it, the {@link BlastRadius} of a failure. Pools and exports are not
+ * block devices, so their ids carry a prefix: {@code pool:p1}, {@code export:e1}.
+ *
+ * <p>Edges come from two places: the registry's holders (an array's members, a dm table's devices,
+ * a pool's or a thin pool's devices, an export's device), and the records of what is built inside
+ * a pool, which holds nothing in the registry but a hidden device (a volume on its pool, a thin pool
+ * carved from a classic pool, a snapshot on its origin or its thin pool).
  */
 @Service
 public class TopologyService {
@@ -41,13 +49,18 @@ public class TopologyService {
 
     private final DeviceRegistry registry;
     private final PoolService pools;
+    private final ThinPoolService thinPools;
     private final VolumeService volumes;
+    private final ThinVolumeService thinVolumes;
     private final ExportService exports;
 
-    public TopologyService(DeviceRegistry registry, PoolService pools, VolumeService volumes, ExportService exports) {
+    public TopologyService(DeviceRegistry registry, PoolService pools, ThinPoolService thinPools, VolumeService volumes,
+                           ThinVolumeService thinVolumes, ExportService exports) {
         this.registry = registry;
         this.pools = pools;
+        this.thinPools = thinPools;
         this.volumes = volumes;
+        this.thinVolumes = thinVolumes;
         this.exports = exports;
     }
 
@@ -74,30 +87,29 @@ public class TopologyService {
         Map<String, String[]> about = new LinkedHashMap<>(); // id -> kind, name, health, reason
         Map<String, Redundancy> redundancy = new HashMap<>();
         Map<String, String> faulty = new HashMap<>();
-        for (RegisteredDevice e : registry.list()) {
-            if (e.kind() == DeviceKind.HIDDEN) {
+        List<RegisteredDevice> devices = registry.list();
+        for (RegisteredDevice e : devices) {
+            if (e.hidden()) {
                 continue;
             }
             Health h = Health.of(e);
             about.put(e.name(), new String[] {e.kind().label(), e.name(), h.state(), h.reason()});
             uses.computeIfAbsent(e.name(), k -> new LinkedHashSet<>());
             for (Holder holder : e.holders()) {
-                String parent = switch (holder.kind()) {
-                    case "array", "dm" -> holder.name();
-                    case "pool" -> "pool:" + holder.name();
-                    case "export" -> "export:" + holder.name();
-                    default -> null; // a snapshot's or volume's hold on its hidden devices, a replay
-                };
+                String parent = holderId(holder);
                 if (parent != null) {
                     uses.computeIfAbsent(parent, k -> new LinkedHashSet<>()).add(e.name());
                 }
             }
+        }
+        // After every holder's edge (a spare or a failed member holds its array too, whatever its name's order):
+        // a live array uses only the members that hold its data.
+        for (RegisteredDevice e : devices) {
             e.device(MdArray.class).ifPresent(a -> {
                 MdDetail d = a.detail();
                 redundancy.put(e.name(), redundancy(d));
-                // only members that hold data count; spares and failed members are not used
-                Set<String> members = uses.computeIfAbsent(e.name(), k -> new LinkedHashSet<>());
-                members.clear();
+                Set<String> members = new LinkedHashSet<>();
+                uses.put(e.name(), members);
                 // a member the array failed is faulty in the graph, though the disk itself still answers
                 d.members().stream().filter(m -> m.device() != null && m.state() == MemberState.FAULTY)
                         .forEach(m -> faulty.put(m.device(), "failed member of " + e.name()
@@ -107,19 +119,22 @@ public class TopologyService {
                         .forEach(m -> members.add(m.device()));
             });
         }
-        for (PoolView p : pools.list()) {
-            String id = "pool:" + p.name();
+        for (PoolView p : Stream.concat(pools.list().stream(), thinPools.list().stream()).toList()) {
+            String id = poolId(p.name());
             about.put(id, new String[] {"pool", p.name(), health(p.state().actual()), p.state().reason()});
-            uses.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(p.device());
+            uses.computeIfAbsent(id, k -> new LinkedHashSet<>()).addAll(builtOn(p));
         }
-        for (VolumeView v : volumes.list()) {
-            uses.computeIfAbsent(v.name(), k -> new LinkedHashSet<>()).add("pool:" + v.pool());
+        for (VolumeView v : Stream.concat(volumes.list().stream(), thinVolumes.list().stream()).toList()) {
+            uses.computeIfAbsent(v.name(), k -> new LinkedHashSet<>()).add(poolId(v.pool()));
+            // a COW snapshot reads what it did not copy from its origin; a thin snapshot's blocks are the pool's,
+            // shared with the origin until either writes them, so it needs the pool and not the origin's device
+            String snapshotsUse = VolumeView.THIN.equals(v.type()) ? poolId(v.pool()) : v.name();
             for (String s : v.snapshots()) {
-                uses.computeIfAbsent(s, k -> new LinkedHashSet<>()).add(v.name());
+                uses.computeIfAbsent(s, k -> new LinkedHashSet<>()).add(snapshotsUse);
             }
         }
         for (ExportView x : exports.list()) {
-            String id = "export:" + x.name();
+            String id = exportId(x.name());
             about.put(id, new String[] {"export", x.name(), health(x.state().actual()), x.state().reason()});
             uses.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(x.device());
         }
@@ -138,6 +153,36 @@ public class TopologyService {
                     redundancy.getOrDefault(a.getKey(), new Redundancy.AllNeeded())));
         }
         return graph;
+    }
+
+    /**
+     * What a pool is built on: a classic pool's device; a thin pool's data and metadata devices,
+     * or the classic pool its hidden ones were carved from.
+     */
+    private static List<String> builtOn(PoolView p) {
+        ThinPoolUsage thin = p.thin();
+        if (thin == null) {
+            return List.of(p.device());
+        }
+        return thin.from() != null ? List.of(poolId(thin.from())) : List.of(thin.dataDevice(), thin.metadataDevice());
+    }
+
+    /** The node of what holds a device, or null for a hold that is no edge of the graph. */
+    private static String holderId(Holder holder) {
+        return switch (holder.kind()) {
+            case "array", "dm" -> holder.name();
+            case PoolService.HOLDER_KIND, ThinPoolService.HOLDER_KIND -> poolId(holder.name());
+            case ExportService.HOLDER_KIND -> exportId(holder.name());
+            default -> null; // a volume's or snapshot's hold on its hidden devices, a write-log replay while it runs
+        };
+    }
+
+    private static String poolId(String pool) {
+        return "pool:" + pool;
+    }
+
+    private static String exportId(String export) {
+        return "export:" + export;
     }
 
     private static String health(String actual) {

@@ -5,10 +5,9 @@ import io.blockwork.service.pool.ByteUnits;
 /**
  * What a create or resize did.
  *
- * @param created false when a create found the identical volume already there (a retry), or for a resize
  * @param requestedBytes the size asked for; the volume's size is that rounded up to whole extents
  */
-public record VolumeResult(VolumeView volume, boolean created, long requestedBytes) {
+public record VolumeResult(VolumeView volume, long requestedBytes) {
 
     /** Bytes added by rounding up to whole extents. */
     public long roundedUpBytes() {

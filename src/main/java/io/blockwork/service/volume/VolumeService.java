@@ -46,8 +46,8 @@ import org.springframework.stereotype.Service;
  * and its live table change together or not at all. Sizes are whole multiples of the 512-byte
  * sector and are rounded up to whole extents.
  *
- * <p>A create that finds a volume of the same name, pool and (rounded) size returns it instead
- * ({@link VolumeResult#created()} false), so retrying a create is safe.
+ * <p>A create of a name in use is name-taken; the API confirms an identical repeat before it
+ * calls create (api/ensure/Ensure), so retrying a create is safe.
  */
 @Service
 public class VolumeService {
@@ -91,13 +91,12 @@ public class VolumeService {
             long count = extentsFor(size, pool);
             VolumeRecord existing = repository.findByName(name).orElse(null);
             if (existing != null) {
-                if (existing.getPoolId() == pool.getId() && existing.getExtentCount() == count) {
-                    return new VolumeResult(view(existing, pool, true), false, size);
-                }
+                // a repeat of this create is confirmed before it gets here (api/ensure/Ensure), which
+                // hears this name-taken when it lost a race to an identical create
                 PoolRecord other = poolRepository.findById(existing.getPoolId()).orElse(pool);
                 throw new ProblemException(Problem.NAME_TAKEN, "the name '" + name + "' is taken: there is a volume of"
                         + " that name in pool " + other.getName() + " with " + ByteUnits.human(existing.getExtentCount()
-                        * other.getExtentSizeBytes()) + "; a retried create must name the same pool and size")
+                        * other.getExtentSizeBytes()))
                         .atField("name").with("takenBy", DeviceKind.VOLUME.label());
             }
             registry.requireFree(name);
@@ -110,7 +109,7 @@ public class VolumeService {
             changes.undoOnRollback(d::remove);
             registry.register(name, DeviceKind.VOLUME, d);
             changes.undoOnRollback(() -> registry.unregister(name));
-            return new VolumeResult(view(record, pool, true), true, size);
+            return new VolumeResult(view(record, pool, true), size);
         });
     }
 
@@ -159,7 +158,7 @@ public class VolumeService {
                 refuseWithSnapshots(record, "renamed", "name");
                 rename(record, change.newName(), changes);
             }
-            return new VolumeResult(view(save(record), pool, true), false, requested);
+            return new VolumeResult(view(save(record), pool, true), requested);
         });
     }
 

@@ -56,8 +56,7 @@ class BlastRadiusApiTest {
             mvc.perform(createVolume(p[0], p[2], "4MiB")).andExpect(status().isCreated());
         }
         mvc.perform(createSnapshot("brp-n2", "brv-n2", "brs-n2", "2MiB")).andExpect(status().isCreated());
-        mvc.perform(post("/api/v1/exports").with(admin()).contentType(MediaType.APPLICATION_JSON)
-                .content("{\"name\":\"brx-r0\",\"device\":\"brv-r0\"}")).andExpect(status().isCreated());
+        export("brx-r0", "brv-r0");
         built = true;
     }
 
@@ -109,6 +108,63 @@ class BlastRadiusApiTest {
                 .andExpect(jsonPath("$[?(@.id == 'brs-n2')].uses[*]", containsInAnyOrder("brv-n2")))
                 .andExpect(jsonPath("$[?(@.id == 'export:brx-r0')].uses[*]", containsInAnyOrder("brv-r0")))
                 .andExpect(jsonPath("$[?(@.kind == 'hidden')]", empty()));
+    }
+
+    /**
+     * Issue 30's finding, as it was seen: a thin pool carved from a classic pool on one disk, with
+     * a thin volume, beside that pool's volume, its snapshot and its export. The thin pool and its
+     * volume were missing from the graph, so the disk's failure did not name them.
+     */
+    @Test
+    void aThinPoolCarvedFromAPoolLosesItsDataWithThePoolsDisk() throws Exception {
+        mvc.perform(memoryDisk("bt-s1", "64MiB")).andExpect(status().isCreated());
+        mvc.perform(createPool("bt-svg", "bt-s1", "1MiB")).andExpect(status().isCreated());
+        mvc.perform(createVolume("bt-svg", "bt-sv", "8MiB")).andExpect(status().isCreated());
+        mvc.perform(createSnapshot("bt-svg", "bt-sv", "bt-sv-snap", "4MiB")).andExpect(status().isCreated());
+        export("bt-sv", "bt-sv");
+        mvc.perform(createPool("{\"name\":\"bt-tp\",\"type\":\"thin\",\"from\":\"bt-svg\",\"size\":\"8MiB\"}"))
+                .andExpect(status().isCreated());
+        mvc.perform(createVolume("bt-tp", "bt-tv", "16MiB")).andExpect(status().isCreated());
+
+        fail("bt-s1").andExpect(jsonPath("$.losesData", containsInAnyOrder("export:bt-sv", "pool:bt-svg", "bt-sv",
+                        "bt-sv-snap", "pool:bt-tp", "bt-tv")))
+                .andExpect(jsonPath("$.losesRedundancy", empty()));
+        mvc.perform(get("/api/v1/topology").with(viewer())).andExpect(status().isOk())
+                .andExpect(jsonPath("$[?(@.id == 'pool:bt-tp')].kind", containsInAnyOrder("pool")))
+                .andExpect(jsonPath("$[?(@.id == 'pool:bt-tp')].uses[*]", containsInAnyOrder("pool:bt-svg")))
+                .andExpect(jsonPath("$[?(@.id == 'bt-tv')].uses[*]", containsInAnyOrder("pool:bt-tp")));
+    }
+
+    /**
+     * A thin pool on two devices needs both: its data on a raid1 only degrades with one leg, its
+     * metadata disk takes every thin volume and snapshot (and the snapshot's export) with it.
+     */
+    @Test
+    void aThinPoolOnDevicesNeedsItsDataAndItsMetadata() throws Exception {
+        for (String d : new String[] {"bt-d1", "bt-d2", "bt-meta"}) {
+            mvc.perform(memoryDisk(d, "8MiB")).andExpect(status().isCreated());
+        }
+        array("{\"name\":\"bt-md1\",\"level\":\"1\",\"assumeClean\":true,\"members\":[\"bt-d1\",\"bt-d2\"]}");
+        mvc.perform(createPool("{\"name\":\"bt-tp2\",\"type\":\"thin\",\"dataDevice\":\"bt-md1\","
+                + "\"metadataDevice\":\"bt-meta\"}")).andExpect(status().isCreated());
+        mvc.perform(createVolume("bt-tp2", "bt-tv2", "1GiB")).andExpect(status().isCreated());
+        mvc.perform(createSnapshot("bt-tp2", "bt-tv2", "{\"name\":\"bt-ts2\"}")).andExpect(status().isCreated());
+        export("bt-ts2", "bt-ts2");
+
+        mvc.perform(get("/api/v1/topology").with(viewer())).andExpect(status().isOk())
+                .andExpect(jsonPath("$[?(@.id == 'pool:bt-tp2')].uses[*]", containsInAnyOrder("bt-md1", "bt-meta")))
+                .andExpect(jsonPath("$[?(@.id == 'bt-ts2')].uses[*]", containsInAnyOrder("pool:bt-tp2")));
+        fail("bt-d1").andExpect(jsonPath("$.losesData", empty()))
+                .andExpect(jsonPath("$.losesRedundancy", containsInAnyOrder("bt-md1", "pool:bt-tp2", "bt-tv2", "bt-ts2",
+                        "export:bt-ts2")));
+        fail("bt-meta").andExpect(jsonPath("$.losesData", containsInAnyOrder("pool:bt-tp2", "bt-tv2", "bt-ts2",
+                        "export:bt-ts2")))
+                .andExpect(jsonPath("$.losesRedundancy", empty()));
+    }
+
+    private void export(String name, String device) throws Exception {
+        mvc.perform(post("/api/v1/exports").with(admin()).contentType(MediaType.APPLICATION_JSON)
+                .content("{\"name\":\"" + name + "\",\"device\":\"" + device + "\"}")).andExpect(status().isCreated());
     }
 
     @Test

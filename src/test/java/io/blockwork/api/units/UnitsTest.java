@@ -47,4 +47,40 @@ class UnitsTest {
     void durationsNeedAKnownUnitAndWholeNanoseconds(String text) {
         assertThatThrownBy(() -> TimeSpan.parse(text)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** Issue 30: a long number was handed to BigDecimal whole (seconds of a core) and echoed whole. */
+    @ParameterizedTest
+    @ValueSource(strings = {"size", "duration"})
+    void aLongNumberIsRefusedBeforeAnyArithmeticWithAShortMessage(String kind) {
+        String digits = "9".repeat(300_000) + (kind.equals("size") ? "MiB" : "ms");
+        assertThatThrownBy(() -> {
+            if (kind.equals("size")) {
+                ByteSize.parse(digits);
+            } else {
+                TimeSpan.parse(digits);
+            }
+        }).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is too long for a " + kind)
+                .hasMessageContaining("(" + digits.length() + " characters)")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(120));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1e999999999", "1E+400", "-1e999999999"})
+    void jsonNumbersWithHugeExponentsAreTooLargeNotARawJavaMessage(String literal) {
+        Number asDouble = Double.parseDouble(literal);
+        Number asDecimal = new java.math.BigDecimal(literal);
+        for (Number n : new Number[] {asDouble, asDecimal}) {
+            assertThatThrownBy(() -> ByteSize.fromJson(n)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("too large")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("Character").hasSizeLessThan(120));
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1234567890123456789012345678901234567890123B", "1.000000000000000000000000000000000000000000001KiB"})
+    void echoedInputIsShortened(String text) {
+        assertThatThrownBy(() -> ByteSize.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertThat(e.getMessage()).startsWith("'" + text.substring(0, 32) + "…' ("));
+    }
 }

@@ -4,11 +4,7 @@ import io.blockwork.engine.block.Allocation;
 import io.blockwork.engine.block.Bio;
 import io.blockwork.engine.block.Extents;
 import io.blockwork.engine.block.BlockDevice;
-import io.blockwork.engine.block.IoStatus;
 import java.lang.System.Logger.Level;
-import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One snapshot of an origin device (the kernel's {@code struct dm_snapshot}): its exception
@@ -24,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       snapshot write covering the chunk, the write itself stands in for the copy), and the
  *       writes wait on it. Copies finish in any order; the {@link CommitSequencer} completes them
  *       in allocation order: store commit, then the exception goes into the complete table,
- *       tracked reads drain, the pending exception is removed, and the waiting writes go on.
+ *       tracked reads drain, the pending exception is removed, and the waiting writes go on
+ *       (that path from allocation to release is {@link ExceptionPipeline}'s).
  *   <li><b>Reads</b> of a chunk that is not complete go to the origin, tracked, so a read during a
  *       pending copy sees the old data: origin writes wait for the copy, and the completion waits
  *       for tracked reads before it lets them through ({@link ChunkTracker}).
@@ -38,9 +35,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * Which target may use the snapshot, and when it becomes active, is decided by {@link Origins}.
  *
- * <p>Size note: over 400 lines because dm-snap's paths (origin write, snapshot read and write,
- * completion, invalidation, the merge hand-off) share the exception tables and the locking
- * strategy's protocol; kept together, the lock order of every path is checked in one file.
+ * <p>Size note: over 400 lines because dm-snap's I/O paths (origin write, snapshot read and
+ * write, invalidation, the merge hand-off) share the exception tables, the state and the locking
+ * strategy's protocol; kept together, the lock order of every I/O path is checked in one file.
+ * The completion path, which only takes a chunk's lock (and the allocation lock inside it), is
+ * {@link ExceptionPipeline}.
  */
 public final class Snapshot {
 
@@ -57,21 +56,10 @@ public final class Snapshot {
     final PendingTable pending;
     final SnapshotLocking locks;
     final ChunkTracker tracker = new ChunkTracker();
-    private final CommitSequencer sequencer = new CommitSequencer(this::completeException);
-    /** A store commit's answer, waiting for a thread to publish it. */
-    private record Committed(PendingException pe, boolean ok) {}
-    /** Committed exceptions whose completion has not run yet; see {@link #completeException}. */
-    private final ConcurrentLinkedQueue<Committed> committed = new ConcurrentLinkedQueue<>();
     private final CowThrottle throttle;
     final ChunkCopier copier;
-    /**
-     * Whether copies complete through the {@link CommitSequencer}, in allocation order. A
-     * persistent store needs it (its metadata areas must describe every chunk before the free
-     * pointer); a transient one writes nothing, so under {@code fine} each thread that finishes a
-     * copy completes it at once instead of waiting behind another thread's earlier one.
-     * {@code global} keeps the kernel's order for every store, as before.
-     */
-    private final boolean commitsInOrder;
+    /** Allocation, copy, commit and completion of the pending exceptions. */
+    private final ExceptionPipeline exceptions;
 
     /** State: written with the state exclusive, read with a chunk locked. */
     private volatile boolean valid;
@@ -85,13 +73,6 @@ public final class Snapshot {
     private volatile boolean overflowAllowed;
     /** Tells the owning mapped device about invalidation and overflow. */
     private volatile Runnable event = () -> {};
-
-    /** Guarded by the allocation lock: the next exception's place in commit order. */
-    private long startSequence;
-    /** Pending exceptions not yet completed; the snapshot may close once it is zero. */
-    private final AtomicInteger pendingCount = new AtomicInteger();
-    /** Guards nothing: the wait/notify hand-off of {@link #awaitPendingDrained}. */
-    private final Object drained = new Object();
 
     /**
      * A snapshot over {@code store}, which may already hold exceptions: {@code recovered} lists
@@ -110,7 +91,7 @@ public final class Snapshot {
         this.locks = locking.create(complete.bucketCount(), pending.bucketCount());
         this.throttle = new CowThrottle(throttleBytes);
         this.copier = copier;
-        this.commitsInOrder = store.type().persistent() || locks.kind() != SnapshotLocking.Kind.FINE;
+        this.exceptions = new ExceptionPipeline(this, throttle);
         this.valid = storeValid;
         this.overflowAllowed = store.type().overflowSupported();
         for (int i = 0; i < recoveredCount; i++) {
@@ -220,7 +201,7 @@ public final class Snapshot {
             pe = pending.lookup(chunk);
             if (pe == null) {
                 PendingException fresh = new PendingException(chunk);
-                if (insertPending(fresh)) {
+                if (exceptions.insert(fresh)) {
                     pe = fresh;
                 }
             }
@@ -244,12 +225,9 @@ public final class Snapshot {
             return outOfSpace();
         }
         if (startFull) {
-            PendingException full = pe;
-            throttle.startCopy(chunkBytes);
-            cow.submit(bio.derive(bio.op(), full.newChunk * chunkBytes, bio.length(), 0, bio.flags(),
-                    b -> copyDone(full, b.status().ok())));
+            exceptions.startFullWrite(pe, bio);
         } else if (startCopy) {
-            startCopy(pe);
+            exceptions.startCopy(pe);
         }
         return Route.HELD;
     }
@@ -342,7 +320,7 @@ public final class Snapshot {
                         continue;
                     }
                     PendingException fresh = new PendingException(chunk);
-                    if (insertPending(fresh)) {
+                    if (exceptions.insert(fresh)) {
                         pe = fresh;
                     } else {
                         full = true;
@@ -367,166 +345,10 @@ public final class Snapshot {
                 return waiter;
             }
             if (start != null) {
-                startCopy(start);
+                exceptions.startCopy(start);
             }
         }
         return waiter;
-    }
-
-    /* ---- Pending exceptions ---- */
-
-    /**
-     * With the chunk locked: allocates {@code pe}'s COW chunk and inserts it; false if the store is
-     * full. The allocation lock pairs the COW chunk with its place in commit order; where commits
-     * are not ordered ({@code fine} on a transient store) the store's own atomic allocation is
-     * enough, and the one lock every new exception took is gone from that path (issue 20: at eight
-     * workers on two cores, a writer descheduled while holding it held up every other writer).
-     */
-    private boolean insertPending(PendingException pe) {
-        if (commitsInOrder) {
-            locks.lockAllocation();
-            try {
-                if (!allocateChunk(pe)) {
-                    return false;
-                }
-                pe.sequence = startSequence++;
-            } finally {
-                locks.unlockAllocation();
-            }
-        } else if (!allocateChunk(pe)) {
-            return false;
-        }
-        pending.insert(pe);
-        pendingCount.incrementAndGet();
-        return true;
-    }
-
-    /** {@code pe}'s COW chunk from the store; false if the store is full. */
-    private boolean allocateChunk(PendingException pe) {
-        long n = store.prepareException();
-        if (n == ExceptionStore.NO_SPACE) {
-            return false;
-        }
-        pe.newChunk = n;
-        return true;
-    }
-
-    private void startCopy(PendingException pe) {
-        long from = pe.oldChunk * chunkBytes;
-        long length = Math.min(chunkBytes, origin.sizeBytes() - from);
-        throttle.startCopy(chunkBytes);
-        copier.copyChunk(origin, from, cow, pe.newChunk * chunkBytes, length, ok -> copyDone(pe, ok));
-    }
-
-    private void copyDone(PendingException pe, boolean ok) {
-        pe.copyError = !ok;
-        if (commitsInOrder) {
-            sequencer.finished(pe);
-        } else {
-            store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, done -> pendingComplete(pe, done));
-        }
-        throttle.endCopy(chunkBytes);
-        runCommitted();
-    }
-
-    /**
-     * In allocation order, one at a time (the sequencer's drainer). Only the store commit needs
-     * that order: what follows it (publishing the exception, releasing the waiting writes, which
-     * re-run their origin write and submit it) is left in {@link #committed} when the store
-     * answers on the drainer's own stack, and every thread that finishes a copy takes its share,
-     * so the releases do not all fall on the one that drains.
-     */
-    private void completeException(PendingException pe) {
-        store.commitException(pe.oldChunk, pe.newChunk, !pe.copyError, ok -> {
-            if (sequencer.drainingHere()) {
-                committed.add(new Committed(pe, ok));
-            } else {
-                pendingComplete(pe, ok); // a store's own completion thread (a batched area write)
-            }
-        });
-    }
-
-    /** Runs the committed exceptions' completions queued so far (any thread, after its copy finished). */
-    private void runCommitted() {
-        Committed c;
-        while ((c = committed.poll()) != null) {
-            pendingComplete(c.pe(), c.ok());
-        }
-    }
-
-    /**
-     * The store recorded the exception (or failed to): publish it, then let the waiters go. In
-     * the common case, no read tracked on the chunk, one pass under the chunk's lock both inserts
-     * the exception and removes the pending one (as the kernel's {@code pending_complete} does);
-     * a tracked read makes the removal wait until it drained. Reads are tracked under the same
-     * lock, so one tracked later than this check found the exception and went to the COW.
-     */
-    private void pendingComplete(PendingException pe, boolean ok) {
-        if (!ok) {
-            invalidate(pe.copyError ? "copying chunk " + pe.oldChunk + " failed" : "the exception store failed");
-            finishPending(pe, false);
-            return;
-        }
-        int cb = complete.bucket(pe.oldChunk);
-        boolean inserted;
-        boolean removed = false;
-        locks.lockChunk(cb);
-        try {
-            inserted = valid;
-            if (inserted) {
-                // From here snapshot reads go to the COW; the pending exception still holds origin writes back.
-                complete.insert(pe.oldChunk, pe.newChunk);
-                if (!tracker.isTracked(pe.oldChunk)) {
-                    pending.remove(pe);
-                    removed = true;
-                }
-            }
-        } finally {
-            locks.unlockChunk(cb);
-        }
-        if (removed) {
-            releasePending(pe, true);
-        } else if (inserted) {
-            tracker.whenDrained(pe.oldChunk, () -> finishPending(pe, true));
-        } else {
-            finishPending(pe, false);
-        }
-    }
-
-    private void finishPending(PendingException pe, boolean ok) {
-        int cb = complete.bucket(pe.oldChunk);
-        locks.lockChunk(cb);
-        try {
-            pending.remove(pe);
-        } finally {
-            locks.unlockChunk(cb);
-        }
-        releasePending(pe, ok);
-    }
-
-    /** After {@code pe} left the pending table: ends or re-runs everything that waited on it. */
-    private void releasePending(PendingException pe, boolean ok) {
-        // Only this thread sees the lists now: writers add to them under the chunk's lock, after finding pe in the table.
-        List<Bio> bios = pe.snapshotBios;
-        List<Runnable> waiters = pe.originWaiters;
-        pe.snapshotBios = null;
-        pe.originWaiters = null;
-        if (pe.fullBio != null) {
-            pe.fullBio.endio(ok ? IoStatus.OK : IoStatus.IO_ERROR);
-        }
-        if (bios != null) {
-            for (Bio b : bios) {
-                deliver(b, ok ? new Route.ToCow(cowOffset(pe.newChunk, b.offset())) : Route.IO_ERROR);
-            }
-        }
-        if (waiters != null) {
-            waiters.forEach(Runnable::run);
-        }
-        if (pendingCount.decrementAndGet() == 0) {
-            synchronized (drained) {
-                drained.notifyAll();
-            }
-        }
     }
 
     /* ---- State ---- */
@@ -568,19 +390,7 @@ public final class Snapshot {
 
     /** Waits until every pending exception has completed (a closing snapshot's last step before its copier stops). */
     void awaitPendingDrained() {
-        synchronized (drained) {
-            boolean interrupted = false;
-            while (pendingCount.get() != 0) {
-                try {
-                    drained.wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        exceptions.awaitDrained();
     }
 
     /** The snapshot's state and space, for status lines and the API. */
@@ -646,12 +456,12 @@ public final class Snapshot {
     }
 
     int pendingExceptions() {
-        return pendingCount.get();
+        return exceptions.pendingExceptions();
     }
 
     /** Copies that finished ahead of an earlier one and wait for it to commit first. */
     int outOfOrderCompletions() {
-        return sequencer.outOfOrder();
+        return exceptions.outOfOrderCompletions();
     }
 
     long copyingBytes() {

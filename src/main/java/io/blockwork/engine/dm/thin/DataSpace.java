@@ -23,7 +23,7 @@ import java.util.BitSet;
  * block order when the transaction closes, as dm-thin batches its space-map changes in the
  * transaction. Those changes update or remove existing entries, so they never split a node: all
  * of them together shadow each refcount node at most once a transaction, which bounds the
- * metadata they take ({@link PoolMetadata}'s refcount reserve). A crash loses nothing: the
+ * metadata they take ({@link SpaceMap}'s refcount reserve). A crash loses nothing: the
  * committed tree is the last transaction's, whose counts were applied before it closed.
  *
  * <p>Not thread-safe: {@link PoolMetadata} calls it under its lock.

@@ -27,25 +27,25 @@ public final class MetadataCheck {
     private MetadataCheck() {}
 
     public static List<String> run(PoolMetadata pmd) {
-        return pmd.inspect(() -> new Walk(pmd).run());
+        return pmd.inspect(parts -> new Walk(parts).run());
     }
 
     private static final class Walk {
-        private final PoolMetadata pmd;
+        private final PoolMetadata.Parts pmd;
         private final MetadataSpace space;
         private final List<String> problems = new ArrayList<>();
         private final Map<Long, Integer> refs = new HashMap<>();
         private final Map<Long, Long> dataRefs = new HashMap<>();
         private final Set<Long> visited = new HashSet<>();
 
-        Walk(PoolMetadata pmd) {
+        Walk(PoolMetadata.Parts pmd) {
             this.pmd = pmd;
-            this.space = pmd.space();
+            this.space = pmd.nodes();
         }
 
         List<String> run() {
-            long devices = pmd.devicesRoot();
-            long details = pmd.detailsRootWithChanges();
+            long devices = pmd.mappings().root();
+            long details = pmd.catalogue().writeChanged();
             long refcounts = pmd.data().root();
             long held = pmd.heldRoot();
             for (long root : held == 0 ? new long[] {devices, details, refcounts} : new long[] {devices, details, refcounts, held}) {
@@ -149,7 +149,7 @@ public final class MetadataCheck {
         }
 
         private void checkDetails(long devices) {
-            Map<Long, DeviceDetails> details = pmd.detailsMap();
+            Map<Long, DeviceDetails> details = pmd.catalogue().details();
             BTree tree = pmd.tree();
             List<long[]> roots = new ArrayList<>();
             tree.forEach(devices, (dev, root) -> roots.add(new long[] {dev, root}));

@@ -21,8 +21,8 @@ import java.util.List;
  * snapshot shares a whole tree by adding one reference to its root; copying a shared node adds a
  * reference to everything it points to, so sharing is broken lazily, one path at a time. Data
  * block references in shared leaves are counted the same way ({@link DataSpace}). The counts are
- * not stored: {@link PoolMetadata#open} walks the committed trees once and counts the pointers,
- * which is what a stored count would say, so a crash can never leave them wrong.
+ * not stored: {@link MetadataReader#readTrees} walks the committed trees once and counts the
+ * pointers, which is what a stored count would say, so a crash can never leave them wrong.
  *
  * <p>Not thread-safe: {@link PoolMetadata} calls it under its lock.
  */

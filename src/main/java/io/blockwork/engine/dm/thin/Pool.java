@@ -19,8 +19,9 @@ import java.util.function.Consumer;
 
 /**
  * A thin pool at run time (the kernel's {@code struct pool}): its metadata, its data device, the
- * machinery its thin devices share (cells, I/O epochs, the commit worker, the queue of writes
- * waiting for space), its mode, and the messages that create, snapshot and delete thin devices.
+ * machinery its thin devices share (cells, I/O epochs, the commit worker, the writes waiting for
+ * space in {@link SpaceQueue}), its mode, and the messages ({@link PoolMessage}) that create,
+ * snapshot and delete thin devices.
  *
  * <p>Design notes.
  * <ul>
@@ -38,12 +39,13 @@ import java.util.function.Consumer;
  *   <li>Events (dm's table event) on the low-water mark, the metadata low-water mark and mode
  *       changes, through the bound thin-pool target.
  * </ul>
- * Locks: {@link #commitLock} (commit requests) and {@link #spaceLock} (the no-space queue) are
- * leaves; the monitor of this object guards the open thin devices (management only).
+ * Locks: {@link #commitLock} (commit requests) is a leaf, as is {@link SpaceQueue}'s; the monitor
+ * of this object guards the open thin devices (management only).
  *
  * <p>Size note: over 400 lines because the pool is dm-thin's {@code struct pool} in one place: its
- * messages, modes, commit worker and no-space queue share the same state and events, and splitting
- * them would spread the mode transitions the kernel keeps together.
+ * lifecycle, modes, commit worker and out-of-space policy share the same state and events, and
+ * splitting them would spread the mode transitions the kernel keeps together (the queues of
+ * waiting writes and the message parsing are apart: {@link SpaceQueue}, {@link PoolMessage}).
  */
 public final class Pool {
 
@@ -67,6 +69,8 @@ public final class Pool {
     final IoEpochs readEpochs = new IoEpochs();
     /** Buffers for copying a shared block (null when blocks are too large to copy in one piece). */
     final BlockBuffers buffers;
+    /** Writes waiting for data space or for metadata reservations to come back. */
+    final SpaceQueue spaceQueue;
 
     private volatile PoolMode mode = PoolMode.WRITE;
     private volatile PoolFeatures features = PoolFeatures.DEFAULT;
@@ -89,19 +93,6 @@ public final class Pool {
     private boolean commitRequested;
     private final Thread worker;
 
-    /** A write waiting for data space. */
-    private record Waiting(long deadline, Runnable retry, Consumer<IoStatus> fail) {}
-
-    private final ReentrantLock spaceLock = new ReentrantLock();
-    /** Guarded by {@link #spaceLock}. */
-    private List<Waiting> noSpace = new ArrayList<>();
-    /** Writes waiting for metadata reservations to come back ({@link #awaitReservations}). Guarded by {@link #spaceLock}. */
-    private List<Runnable> awaitingReservations = new ArrayList<>();
-    /** True while {@link #awaitingReservations} may be non-empty; written under {@link #spaceLock}, read without it. */
-    private volatile boolean reservationWaiters;
-    /** Guarded by {@link #spaceLock}. */
-    private boolean timeoutArmed;
-
     /** Guarded by this: the open thin devices by id. */
     private final Map<Long, List<Thin>> thins = new HashMap<>();
     /** Guarded by this: the mapping cache of each open thin device id, shared by its open thins. */
@@ -117,6 +108,7 @@ public final class Pool {
         this.config = config;
         this.timer = timer;
         this.buffers = blockBytes <= BlockCopy.PIECE ? new BlockBuffers((int) blockBytes) : null;
+        this.spaceQueue = new SpaceQueue(metadata);
         if (metadata.failure() != null) {
             mode = PoolMode.FAIL;
         }
@@ -264,83 +256,33 @@ public final class Pool {
      * @throws ThinException naming what was refused; nothing changed then
      */
     public String message(List<String> argv) throws ThinException {
-        if (argv.isEmpty()) {
-            throw new ThinException("no message given (create_thin, create_snap, delete, set_transaction_id,"
-                    + " reserve_metadata_snap, release_metadata_snap)");
-        }
+        PoolMessage.checkGiven(argv);
         if (mode.readOnly()) {
             throw new ThinException("unable to service pool target messages in " + mode.label() + " mode");
         }
-        String verb = argv.getFirst().toLowerCase(Locale.ROOT);
-        switch (verb) {
-            case "create_thin" -> {
-                args(argv, 2);
-                metadata.createThin(devId(argv.get(1)));
+        switch (PoolMessage.parse(argv)) {
+            case PoolMessage.CreateThin m -> metadata.createThin(m.dev());
+            case PoolMessage.CreateSnap m -> {
+                checkQuiet(m.origin());
+                metadata.createSnap(m.dev(), m.origin());
+                forgetMappings(m.origin());
             }
-            case "create_snap" -> {
-                args(argv, 3);
-                long dev = devId(argv.get(1));
-                long origin = devId(argv.get(2));
-                checkQuiet(origin);
-                metadata.createSnap(dev, origin);
-                forgetMappings(origin);
+            case PoolMessage.Delete m -> {
+                checkClosed(m.dev());
+                metadata.delete(m.dev());
             }
-            case "delete" -> {
-                args(argv, 2);
-                long dev = devId(argv.get(1));
-                checkClosed(dev);
-                metadata.delete(dev);
-            }
-            case "set_transaction_id" -> {
-                args(argv, 3);
-                metadata.setTransactionId(unsigned(argv.get(1), "id"), unsigned(argv.get(2), "new id"));
-            }
-            case "reserve_metadata_snap" -> {
-                args(argv, 1);
+            case PoolMessage.SetTransactionId m -> metadata.setTransactionId(m.current(), m.next());
+            case PoolMessage.ReserveMetadataSnap m -> {
                 commitAndWait();
                 metadata.reserveMetadataSnap();
             }
-            case "release_metadata_snap" -> {
-                args(argv, 1);
-                metadata.releaseMetadataSnap();
-            }
-            default -> throw new ThinException("Unrecognised thin pool target message received: " + argv.getFirst());
+            case PoolMessage.ReleaseMetadataSnap m -> metadata.releaseMetadataSnap();
         }
         IoStatus s = commitAndWait();
         if (!s.ok()) {
-            throw new ThinException(verb + " was applied but its commit failed (" + s + ")");
+            throw new ThinException(argv.getFirst().toLowerCase(Locale.ROOT) + " was applied but its commit failed (" + s + ")");
         }
         return "";
-    }
-
-    private static void args(List<String> argv, int n) throws ThinException {
-        if (argv.size() != n) {
-            throw new ThinException("Message received with " + argv.size() + " arguments instead of " + n
-                    + " (" + argv.getFirst() + ")");
-        }
-    }
-
-    private static long devId(String s) throws ThinException {
-        long v = parseUnsigned(s);
-        if (v < 0 || v > PoolMetadata.MAX_DEV_ID) {
-            throw new ThinException("Message received with invalid device id: " + s + " (0.." + PoolMetadata.MAX_DEV_ID + ")");
-        }
-        return v;
-    }
-
-    private static long unsigned(String s, String what) throws ThinException {
-        try {
-            return Long.parseUnsignedLong(s);
-        } catch (NumberFormatException e) {
-            throw new ThinException("set_transaction_id message: Unrecognised " + what + " " + s);
-        }
-    }
-
-    private static long parseUnsigned(String s) {
-        if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(Character::isDigit)) {
-            return -1;
-        }
-        return Long.parseLong(s);
     }
 
     /** A snapshot's origin must not take writes while its tree is shared out (the kernel asks users to suspend it). */
@@ -500,27 +442,14 @@ public final class Pool {
      */
     void outOfDataSpace(Runnable retry, Consumer<IoStatus> fail) {
         setMode(PoolMode.OUT_OF_DATA_SPACE);
-        boolean failNow;
-        boolean arm = false;
-        spaceLock.lock();
-        try {
-            failNow = features.errorIfNoSpace() || closed;
-            if (!failNow) {
-                long timeout = config.noSpaceTimeout().toNanos();
-                noSpace.add(new Waiting(timeout == 0 ? Long.MAX_VALUE : System.nanoTime() + timeout, retry, fail));
-                if (timeout > 0 && !timeoutArmed) {
-                    timeoutArmed = arm = true;
-                }
+        long timeout = config.noSpaceTimeout().toNanos();
+        switch (spaceQueue.queue(retry, fail, () -> features.errorIfNoSpace() || closed, timeout)) {
+            case REFUSED -> {
+                fail.accept(IoStatus.NO_SPACE);
+                return;
             }
-        } finally {
-            spaceLock.unlock();
-        }
-        if (failNow) {
-            fail.accept(IoStatus.NO_SPACE);
-            return;
-        }
-        if (arm) {
-            timer.schedule(config.noSpaceTimeout().toNanos(), this::noSpaceTimeout);
+            case ARM_TIMEOUT -> timer.schedule(timeout, this::noSpaceTimeout);
+            case QUEUED -> { }
         }
         if (metadata.dataBlocksAwaitingCommit() > 0) {
             commit(s -> { }); // discarded blocks become allocatable at the commit; the worker then retries
@@ -532,85 +461,24 @@ public final class Pool {
      * behaves as {@code error_if_no_space} until its table is loaded again (to grow it).
      */
     private void noSpaceTimeout() {
-        List<Waiting> expired;
-        spaceLock.lock();
-        try {
-            timeoutArmed = false;
-            if (noSpace.isEmpty()) {
-                return;
-            }
-            features = features.withErrorIfNoSpace(true);
-            expired = noSpace;
-            noSpace = new ArrayList<>();
-        } finally {
-            spaceLock.unlock();
+        List<SpaceQueue.Waiting> expired = spaceQueue.expire(() -> features = features.withErrorIfNoSpace(true));
+        if (expired.isEmpty()) {
+            return;
         }
         LOG.log(Level.WARNING, "{0}: no data space for {1}; failing {2} queued writes",
                 poolDevice.name(), config.noSpaceTimeout(), expired.size());
         event.run();
-        expired.forEach(w -> w.fail.accept(IoStatus.NO_SPACE));
+        expired.forEach(w -> w.fail().accept(IoStatus.NO_SPACE));
     }
 
     /** Writes waiting for data space. */
     int queuedForSpace() {
-        spaceLock.lock();
-        try {
-            return noSpace.size();
-        } finally {
-            spaceLock.unlock();
-        }
-    }
-
-    /**
-     * The metadata could not cover a write's reservation while other writes' reservations were
-     * held ({@link PoolMetadata#METADATA_RESERVED}): queue it until one is given back. Checking
-     * {@code released} after queueing, against {@link #reservationReleased} setting the counter
-     * before reading {@link #reservationWaiters}, leaves no wake-up lost (both volatile).
-     */
-    void awaitReservations(Runnable retry, long released) {
-        spaceLock.lock();
-        try {
-            awaitingReservations.add(retry);
-            reservationWaiters = true;
-        } finally {
-            spaceLock.unlock();
-        }
-        if (metadata.reservationsReleased() != released) {
-            retryAwaitingReservations();
-        }
-    }
-
-    /** A write inserted or abandoned its allocation, giving its metadata reservation back. */
-    void reservationReleased() {
-        if (reservationWaiters) {
-            retryAwaitingReservations();
-        }
-    }
-
-    private void retryAwaitingReservations() {
-        List<Runnable> again;
-        spaceLock.lock();
-        try {
-            again = awaitingReservations;
-            awaitingReservations = new ArrayList<>();
-            reservationWaiters = false;
-        } finally {
-            spaceLock.unlock();
-        }
-        again.forEach(Runnable::run);
+        return spaceQueue.size();
     }
 
     /** Runs the queued writes again (the pool grew, or a commit freed blocks). */
     void retryNoSpace() {
-        List<Waiting> again;
-        spaceLock.lock();
-        try {
-            again = noSpace;
-            noSpace = new ArrayList<>();
-        } finally {
-            spaceLock.unlock();
-        }
-        again.forEach(w -> w.retry.run());
+        spaceQueue.drain().forEach(w -> w.retry().run());
     }
 
     /** After an allocation: leave out-of-space mode, and raise the low-water event once. */
@@ -619,7 +487,7 @@ public final class Pool {
             setMode(features.readOnly() ? PoolMode.READ_ONLY : PoolMode.WRITE);
         }
         // From the space hint the allocation left, not usage(): no shared lock once a write.
-        PoolMetadata.SpaceHint h = metadata.spaceHint();
+        SpaceMap.Hint h = metadata.spaceHint();
         long lw = lowWaterBlocks;
         if (lw > 0 && h.freeDataBlocks() <= lw && lowWaterTriggered.compareAndSet(false, true)) {
             LOG.log(Level.WARNING, "{0}: reached low water mark for data device ({1} blocks): sending event",
@@ -667,14 +535,7 @@ public final class Pool {
 
     /** The last target let go: fail queued writes, commit, stop the worker. */
     void close() {
-        spaceLock.lock();
-        List<Waiting> dropped;
-        try {
-            dropped = noSpace;
-            noSpace = new ArrayList<>();
-        } finally {
-            spaceLock.unlock();
-        }
+        List<SpaceQueue.Waiting> dropped = spaceQueue.drain();
         commitLock.lock();
         try {
             closed = true;
@@ -682,7 +543,7 @@ public final class Pool {
         } finally {
             commitLock.unlock();
         }
-        dropped.forEach(w -> w.fail.accept(IoStatus.IO_ERROR));
+        dropped.forEach(w -> w.fail().accept(IoStatus.IO_ERROR));
         try {
             worker.join();
         } catch (InterruptedException e) {

@@ -298,15 +298,15 @@ public final class Thin {
          * {@code released} is {@link PoolMetadata#reservationsReleased} read before it.
          */
         private boolean allocated(long b, Runnable retry, long released) {
-            if (b == PoolMetadata.NO_DATA_SPACE) {
+            if (b == SpaceMap.NO_DATA_SPACE) {
                 pool.outOfDataSpace(retry, this::finish);
                 return false;
             }
-            if (b == PoolMetadata.METADATA_RESERVED) {
-                pool.awaitReservations(retry, released);
+            if (b == SpaceMap.METADATA_RESERVED) {
+                pool.spaceQueue.awaitReservations(retry, released);
                 return false;
             }
-            if (b == PoolMetadata.NO_METADATA_SPACE) {
+            if (b == SpaceMap.NO_METADATA_SPACE) {
                 if (metadata.failure() != null) {
                     pool.fail(metadata.failure());
                 } else {
@@ -413,7 +413,7 @@ public final class Thin {
 
         private void abandon(IoStatus s) {
             metadata.abandon(newBlock);
-            pool.reservationReleased();
+            pool.spaceQueue.reservationReleased();
             finish(s);
         }
 
@@ -426,7 +426,7 @@ public final class Thin {
                 finish(IoStatus.IO_ERROR);
                 return;
             } finally {
-                pool.reservationReleased();
+                pool.spaceQueue.reservationReleased();
             }
             finishAfterCommitIfFua();
         }
@@ -446,7 +446,7 @@ public final class Thin {
         private void removeMapping() {
             try {
                 metadata.remove(dev, vb);
-            } catch (PoolMetadata.OutOfMetadataSpace e) {
+            } catch (SpaceMap.OutOfMetadataSpace e) {
                 pool.outOfMetadataSpace();
                 finish(IoStatus.IO_ERROR);
                 return;

@@ -1,6 +1,7 @@
 package io.blockwork.engine.dm.targets.mirror;
 
 import io.blockwork.engine.block.BlockDevice;
+import io.blockwork.engine.block.Quoted;
 import io.blockwork.engine.dm.ArgBound;
 import io.blockwork.engine.dm.DeviceRange;
 import io.blockwork.engine.dm.StatusType;
@@ -85,8 +86,8 @@ abstract sealed class DirtyLog permits CoreLog, DiskLog {
                 }
                 device = args.readDevice("Error creating mirror dirty log: log device lookup failure");
             }
-            default -> throw new TargetException("Error creating mirror dirty log: unknown log type '" + type
-                    + "' (core, disk)");
+            default -> throw new TargetException("Error creating mirror dirty log: unknown log type " + Quoted.of(type)
+                    + " (core, disk)");
         }
         long regionSectors = regionSize(args.next("invalid region size"), targetSectors);
         Sync sync = Sync.DEFAULT;
