@@ -109,9 +109,9 @@ export function Health({ health }) {
     ? html`<span class="sr-only">: ${health.reason}</span>` : ""}</span>`;
 }
 
-export function ProgressBar({ id, percent, label }) {
+export function ProgressBar({ id, percent, label, kind }) {
   const p = Math.max(0, Math.min(100, percent ?? 0));
-  return html`<div class="progress" id=${id} role="progressbar" aria-valuemin="0" aria-valuemax="100"
+  return html`<div class=${kind ? `progress ${kind}` : "progress"} id=${id} role="progressbar" aria-valuemin="0" aria-valuemax="100"
     aria-valuenow=${p.toFixed(1)} aria-label=${label}>
     <div class="bar" style=${`width:${p}%`}></div><span>${label}</span></div>`;
 }

@@ -22,7 +22,8 @@ export function ArrayPanel({ name }) {
   const redundant = REDUNDANT.has(a.level);
   const sync = a.sync ?? { action: "idle" };
   const busy = sync.action && sync.action !== "idle" ? `array is ${activity(sync.action)}` : null;
-  const free = freeDevices(s.devices);
+  // The server names what may join (not the array itself, nothing built on it, nothing too small).
+  const free = (a.joinCandidates ?? []).map((n) => s.devices.find((d) => d.name === n)).filter(Boolean);
   return html`
     <${Card} title=${`${a.level} array`} id="array-detail">
       <dl class="facts">
@@ -112,7 +113,7 @@ function MemberActions({ array, member, path, redundant, free }) {
         <option value="">(choose)</option>${free.map((d) => html`<option value=${d.name}>${d.name}</option>`)}
       </select></label>
       <${Action} id=${id("replace")} label="replace"
-        disabled=${free.length === 0 ? "no unused device to replace it with"
+        disabled=${free.length === 0 ? "no device can join: each is in use, too small, or built on this array"
           : !free.some((d) => d.name === replacement) ? "choose a device" : null}
         run=${() => send("POST", `${path}/members`, { device: replacement, role: "replacement", replaces: member.device })} />`}
   </div>`;
@@ -126,7 +127,7 @@ function AddSpare({ path, free }) {
         <option value="">(choose)</option>${free.map((d) => html`<option value=${d.name}>${d.name} (${bytes(d.sizeBytes)})</option>`)}
       </select></label>
     <${Action} id="add-spare" label="add spare"
-      disabled=${free.length === 0 ? "no unused device: create a disk first"
+      disabled=${free.length === 0 ? "no device can join: each is in use, too small, or built on this array (create a disk)"
         : !free.some((d) => d.name === device) ? "choose a device" : null}
       run=${async () => { await send("POST", `${path}/members`, { device, role: "spare" }); setDevice(""); }} />
     <${Action} id="re-add-former" label="re-add a former member"

@@ -48,7 +48,7 @@ function PoolDetail({ name }) {
   const s = useStore();
   const p = s.pools.find((x) => x.name === name);
   const volumes = s.volumes.filter((v) => v.pool === name);
-  const segments = useSegments(name, volumes, s.refreshes);
+  const allocations = useAllocations(name, s.refreshes);
   if (!p) return html`<${Card} title=${`Pool ${name}`} id="pool-missing"><p class="muted">${s.loaded ? "No such pool." : "Loading…"}</p><//>`;
   const total = p.extents.total || 1;
   return html`
@@ -56,15 +56,18 @@ function PoolDetail({ name }) {
       <p>On <a href=${deviceHref(p.device)}>${p.device}</a> (${p.deviceKind}), extents of ${bytes(p.extentSizeBytes)}.</p>
       <${ProgressBar} id="pool-capacity-bar" percent=${100 * p.usedBytes / (p.capacityBytes || 1)}
         label=${`${bytes(p.usedBytes)} of ${bytes(p.capacityBytes)} used (${percent(100 * p.usedBytes / (p.capacityBytes || 1))}), ${bytes(p.freeBytes)} free`} />
+      ${p.thinPools?.length > 0 && html`<p id="carved-thin-pools">Thin ${p.thinPools.length === 1 ? "pool" : "pools"} carved from it:
+        ${p.thinPools.map((t, i) => html`${i ? ", " : ""}<a href=${href("pools", t)}>${t}</a>`)}</p>`}
       <h3>Extent map</h3>
       <div class="extent-map" id="extent-map" role="img"
-        aria-label=${`${p.extents.used} of ${counted(p.extents.total, "extent")} used by ${counted(volumes.length, "volume")}`}>
-        ${volumes.flatMap((v) => (segments[v.name] ?? []).map((g) => html`<span class="extent" data-volume=${v.name}
-          title=${`${v.name}: extents ${g.poolExtents.first}–${g.poolExtents.last}`}
-          style=${`left:${100 * g.poolExtents.first / total}%;width:${Math.max(0.3, 100 * (g.poolExtents.last - g.poolExtents.first + 1) / total)}%;background:${colourOf(v.name)}`}></span>`))}
+        aria-label=${`${p.extents.used} of ${counted(p.extents.total, "extent")} used by ${holders(allocations)}`}>
+        ${allocations.map((g) => html`<span class=${`extent ${g.role}`} data-owner=${g.owner} data-role=${g.role} data-extents=${g.extents}
+          title=${`${g.owner} (${(ROLE_NAMES[g.role] ?? [g.role])[0]}): extents ${g.poolExtents.first}–${g.poolExtents.last}`}
+          style=${`left:${100 * g.poolExtents.first / total}%;width:${Math.max(0.3, 100 * g.extents / total)}%;background:${colourOf(g.owner)}`}></span>`)}
       </div>
       <${Action} id="delete-pool" label="delete pool" kind="danger"
-        disabled=${volumes.length ? `the pool has ${counted(volumes.length, "volume")}: delete ${volumes.length === 1 ? "it" : "them"} first` : null}
+        disabled=${volumes.length ? `the pool has ${counted(volumes.length, "volume")}: delete ${volumes.length === 1 ? "it" : "them"} first`
+          : p.thinPools?.length ? `thin pool ${p.thinPools.join(", ")} is carved from it: delete ${p.thinPools.length === 1 ? "it" : "them"} first` : null}
         confirm=${{ name, removes: [`pool ${name} (the device ${p.device} stays)`] }}
         run=${async () => { await send("DELETE", `/api/v1/pools/${enc(name)}`); location.hash = href("pools"); }} />
     <//>
@@ -74,22 +77,29 @@ function PoolDetail({ name }) {
       </table>
       <${CreateVolume} pool=${name} free=${p.freeBytes} />
     <//>
-    ${volumes.map((v) => html`<${Snapshots} key=${v.name} volume=${v} snapshots=${s.snapshots[`${v.pool}/${v.name}`] ?? []} />`)}`;
+    ${volumes.map((v) => html`<${Snapshots} key=${v.name} volume=${v} thin=${p.type === "thin"} snapshots=${s.snapshots[`${v.pool}/${v.name}`] ?? []} />`)}`;
 }
 
-/** Where each volume's extents lie: the list leaves segments out, so each volume is read once per refresh. */
-function useSegments(pool, volumes, refreshes) {
-  const [segments, setSegments] = useState({});
-  const names = volumes.map((v) => v.name).join(",");
+/** What holds each run of the pool's used extents: the list leaves them out, so the pool is read once per refresh. */
+function useAllocations(pool, refreshes) {
+  const [allocations, setAllocations] = useState([]);
   useEffect(() => {
     let current = true;
-    Promise.all(volumes.map((v) => getJson(`/api/v1/pools/${enc(pool)}/volumes/${enc(v.name)}`)))
-      .then((views) => current && setSegments(Object.fromEntries(views.map((v) => [v.name, v.segments ?? []]))))
-      .catch(() => {});
+    getJson(`/api/v1/pools/${enc(pool)}`).then((p) => current && setAllocations(p.allocations ?? [])).catch(() => {});
     return () => { current = false; };
-  }, [pool, names, refreshes]);
-  return segments;
+  }, [pool, refreshes]);
+  return allocations;
 }
+
+/** "1 volume, 1 snapshot COW space": how many owners of each role the allocations have. */
+function holders(allocations) {
+  const owners = new Map();
+  for (const g of allocations) owners.set(g.role, (owners.get(g.role) ?? new Set()).add(g.owner));
+  return [...owners].map(([role, names]) => counted(names.size, ...(ROLE_NAMES[role] ?? [role]))).join(", ") || "nothing";
+}
+
+const ROLE_NAMES = { "volume": ["volume", "volumes"], "snapshot-cow": ["snapshot's COW space", "snapshots' COW space"],
+  "thin-pool-data": ["thin pool's data", "thin pools' data"], "thin-pool-metadata": ["thin pool's metadata", "thin pools' metadata"] };
 
 function VolumeRow({ volume: v, device }) {
   const base = `/api/v1/pools/${enc(v.pool)}/volumes/${enc(v.name)}`;

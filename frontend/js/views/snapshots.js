@@ -26,7 +26,7 @@ function record(snapshot) {
 }
 
 /** A volume's snapshots as a tree: fill gauges, time to full, merge progress; take, merge, delete. */
-export function Snapshots({ volume, snapshots }) {
+export function Snapshots({ volume, snapshots, thin }) {
   const base = `/api/v1/pools/${enc(volume.pool)}/volumes/${enc(volume.name)}/snapshots`;
   const merging = snapshots.find((x) => x.merge);
   const [name, setName] = useState("");
@@ -37,9 +37,7 @@ export function Snapshots({ volume, snapshots }) {
         const ttf = record(x);
         return html`<li class="snapshot" data-name=${x.name}>
           <span class="name">${x.name}</span> <span class=${`health ${x.state === "active" ? "ok" : x.state}`}>${x.state}</span>
-          <${ProgressBar} id=${`fill-${x.name}`} percent=${x.fillPercent}
-            label=${`COW ${percent(x.fillPercent)} full (${bytes(x.allocatedBytes)} of ${bytes(x.sizeBytes)})`} />
-          <span class="muted ttf">${ttf === null ? "not filling" : `full in about ${duration(ttf)}`}</span>
+          <${FillGauge} snapshot=${x} ttf=${ttf} />
           ${x.merge && html`<${ProgressBar} id=${`merge-${x.name}`} percent=${x.merge.percent}
             label=${`merging into ${volume.name}: ${percent(x.merge.percent)}`} />`}
           <${Action} id=${`merge-${x.name}-button`} label="merge (roll back)"
@@ -53,10 +51,26 @@ export function Snapshots({ volume, snapshots }) {
       })}</ul></li></ul>
     <form class="row" onSubmit=${(e) => e.preventDefault()}>
       <${Field} id=${`snapshot-name-${volume.name}`} label="Snapshot name" value=${name} onValue=${setName} size="10" />
-      <${Field} id=${`snapshot-size-${volume.name}`} label="COW size" value=${size} onValue=${setSize} placeholder="256MiB" size="7" />
+      ${!thin && html`<${Field} id=${`snapshot-size-${volume.name}`} label="COW size" value=${size} onValue=${setSize} placeholder="256MiB" size="7" />`}
       <${Action} id=${`take-snapshot-${volume.name}`} label="take snapshot"
         disabled=${!name ? "enter a name" : merging ? `${merging.name} is merging` : null}
-        run=${async () => { await send("POST", base, size ? { name, size } : { name }); setName(""); }} />
+        run=${async () => { await send("POST", base, size && !thin ? { name, size } : { name }); setName(""); }} />
     </form>
   <//>`;
+}
+
+/**
+ * How full the snapshot is: a COW snapshot's copy-on-write space, a thin one's share of its
+ * virtual size. An invalid or overflowed COW snapshot lost data: it reads so, with a full red gauge.
+ */
+function FillGauge({ snapshot: x, ttf }) {
+  if (x.state === "invalid" || x.state === "overflow") {
+    return html`<${ProgressBar} id=${`fill-${x.name}`} percent=${100} kind="danger"
+      label=${`${x.state}: its ${bytes(x.cowSizeBytes ?? x.sizeBytes)} of COW space overflowed, so it no longer holds the volume as it was; delete it`} />`;
+  }
+  const label = x.type === "thin"
+    ? `${percent(x.fillPercent)} of its ${bytes(x.virtualSizeBytes)} mapped (${bytes(x.allocatedBytes)})`
+    : `COW ${percent(x.fillPercent)} full (${bytes(x.allocatedBytes)} of ${bytes(x.cowSizeBytes)})`;
+  return html`<${ProgressBar} id=${`fill-${x.name}`} percent=${x.fillPercent} label=${label} />
+    ${x.type !== "thin" && html`<span class="muted ttf">${ttf === null ? "not filling" : `full in about ${duration(ttf)}`}</span>`}`;
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * An array's page: mdadm --detail's members, a throttled recovery's moving progress bar, member
@@ -16,6 +17,36 @@ import org.openqa.selenium.By;
 class DashboardArrayBrowserTest extends BrowserTestBase {
 
     private static final String A = "/api/v1/arrays/arr-md";
+
+    /**
+     * Issue 30: the page offered the array as its own spare and replacement (the API refuses it, a
+     * cycle). It offers what the API names in joinCandidates: not the array, nothing built on it,
+     * nothing too small; a disk nothing uses is offered.
+     */
+    @Test
+    void theSpareAndReplacementListsOfferWhatMayJoinAndNeverTheArrayOrWhatIsBuiltOnIt() throws Exception {
+        for (String d : new String[] {"elig-d1", "elig-d2", "elig-d3"}) {
+            disk(d, "32MiB");
+        }
+        disk("elig-small", "4MiB");
+        post("/api/v1/arrays", "{\"name\":\"elig-md\",\"level\":\"raid1\",\"assumeClean\":true,"
+                + "\"members\":[\"elig-d1\",\"elig-d2\"]}", 201);
+        post("/api/v1/dm/devices", "{\"name\":\"elig-lin\",\"table\":\"0 8192 linear elig-md 0\"}", 201);
+        assertThat(this.<List<String>>read("/api/v1/arrays/elig-md", "$.joinCandidates"))
+                .contains("elig-d3").doesNotContain("elig-md", "elig-lin", "elig-small", "elig-d1");
+
+        ui.signIn("admin");
+        ui.open("#/devices/elig-md");
+        for (String list : new String[] {"spare-device", "replace-with-elig-d1"}) {
+            List<String> offered = ui.until(d -> {
+                List<String> names = new Select(d.findElement(By.id(list))).getOptions().stream()
+                        .map(o -> o.getAttribute("value")).filter(v -> !v.isEmpty()).toList();
+                return names.contains("elig-d3") ? names : null;
+            });
+            assertThat(offered).as(list).doesNotContain("elig-md", "elig-lin", "elig-small", "elig-d1", "elig-d2")
+                    .containsExactlyInAnyOrderElementsOf(read("/api/v1/arrays/elig-md", "$.joinCandidates"));
+        }
+    }
 
     @Test
     void membersAreFailedRemovedAndRebuiltFromThePage() throws Exception {

@@ -189,7 +189,10 @@ final class ArrayBodies {
             @Schema(description = "Where the members' data starts (md's data offset), bytes") Long dataOffsetBytes,
             @Schema(description = "The write-intent bitmap; absent without one") ArrayBitmap bitmap,
             @Schema(description = "Bytes recovery has copied onto members since the array started; a bitmap re-add "
-                    + "copies only the dirty chunks") Long recoveredBytes) {
+                    + "copies only the dirty chunks") Long recoveredBytes,
+            @Schema(description = "Devices that may join it now as a spare or a replacement: active, used by nothing, "
+                    + "not the array itself nor built on it, large enough, with blocks no larger than its own; empty "
+                    + "for levels without redundancy and while it is not assembled") List<String> joinCandidates) {
     }
 
     record ArrayBitmap(

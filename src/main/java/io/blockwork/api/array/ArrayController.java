@@ -209,7 +209,7 @@ class ArrayController {
                     journal(v.journal(), null),
                     v.raidDevices(), null, null, null, null, null, null, null, members, spares, null, null, null,
                     v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt(), v.metadata(), v.uuid(), null, null,
-                    bitmap, null);
+                    bitmap, null, v.joinCandidates());
         }
         boolean redundant = !v.level().equals("linear") && !v.level().equals("raid0");
         MdDetail.Metadata m = d.metadata();
@@ -228,7 +228,7 @@ class ArrayController {
                 redundant ? d.lastSyncAction().label() : null, redundant ? d.mismatchSectors() : null,
                 v.resyncPending(), strategies, speed, v.state(), v.node(), v.createdAt(), m.format(), m.uuid(),
                 m.uuid() == null ? null : m.events(), m.dataOffsetBytes(), bitmap,
-                redundant ? d.recoveredBytes() : null);
+                redundant ? d.recoveredBytes() : null, v.joinCandidates());
     }
 
     private static ArrayBodies.ArrayJournal journal(String device, JournalStatus j) {

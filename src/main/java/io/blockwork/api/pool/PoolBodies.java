@@ -3,7 +3,9 @@ package io.blockwork.api.pool;
 import io.blockwork.api.units.ByteSize;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceNames;
+import io.blockwork.service.pool.PoolAllocation;
 import io.blockwork.service.pool.PoolView;
+import io.blockwork.service.pool.Segment;
 import io.blockwork.service.pool.ThinPoolUsage;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
@@ -86,14 +88,38 @@ final class PoolBodies {
             @Schema(description = "classic or thin", allowableValues = {"classic", "thin"}) String type,
             @Schema(description = "A thin pool's data and metadata use (lvs Data% and Meta%) and overprovisioning; "
                     + "absent for a classic pool. Its extents are its chunks, its capacity the data space")
-            ThinPoolUsage thin) {
+            ThinPoolUsage thin,
+            @Schema(description = "The thin pools carved from this classic pool, by name (lvs lists them in their "
+                    + "volume group); absent for a thin pool") List<String> thinPools,
+            @Schema(description = "A classic pool's used extents, every run with its owner, in pool order: they add up "
+                    + "to extents.used. Absent in lists and for a thin pool") List<Allocation> allocations) {
 
         static Pool of(PoolView v) {
             return new Pool(v.name(), v.device(), v.deviceKind(), v.deviceSizeBytes(), v.extentSizeBytes(),
                     v.capacityBytes(), v.freeBytes(), v.usedBytes(),
                     new Extents(v.totalExtents(), v.freeExtents(), v.usedExtents()),
                     new FreeRun(v.largestFreeRunExtents(), v.largestFreeRunBytes()), v.volumes().size(), v.volumes(),
-                    v.state(), v.node(), v.createdAt(), v.type(), v.thin());
+                    v.state(), v.node(), v.createdAt(), v.type(), v.thin(), v.thinPools(),
+                    v.allocations() == null ? null : v.allocations().stream().map(Allocation::of).toList());
+        }
+    }
+
+    @Schema(description = "A run of a pool's used extents and what holds it")
+    record Allocation(
+            @Schema(description = "Its owner's name: a volume, a snapshot, or a thin pool carved from this pool",
+                    example = "vol0") String owner,
+            @Schema(description = "What the extents hold: volume (a volume's data), snapshot-cow (a snapshot's "
+                    + "copy-on-write space, the hidden <snapshot>-cow), thin-pool-data or thin-pool-metadata (a carved "
+                    + "thin pool's hidden <pool>-tdata and <pool>-tmeta)",
+                    allowableValues = {"volume", "snapshot-cow", "thin-pool-data", "thin-pool-metadata"}) String role,
+            @Schema(description = "Which of the owner's own extents the run is") ExtentRange ownerExtents,
+            @Schema(description = "Where the run lies in the pool") ExtentRange poolExtents,
+            long extents) {
+
+        static Allocation of(PoolAllocation a) {
+            Segment s = a.segment();
+            return new Allocation(a.owner(), a.kind().role(), ExtentRange.of(s.ownerStart(), s.count()),
+                    ExtentRange.of(s.poolStart(), s.count()), s.count());
         }
     }
 

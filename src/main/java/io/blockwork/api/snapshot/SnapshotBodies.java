@@ -37,7 +37,13 @@ final class SnapshotBodies {
             String name,
             String pool,
             @Schema(description = "The volume it is a snapshot of (its origin)") String volume,
-            @Schema(description = "Its COW space") long sizeBytes,
+            @Schema(description = "Kept for scripts that read it before cowSizeBytes and virtualSizeBytes: a COW "
+                    + "snapshot's COW space, a thin snapshot's virtual size. Read those two instead", deprecated = true)
+            long sizeBytes,
+            @Schema(description = "A COW snapshot's copy-on-write space (its hidden <name>-cow device); absent for a "
+                    + "thin snapshot, which shares its pool's data space") Long cowSizeBytes,
+            @Schema(description = "What a client reading the snapshot sees, as its export and the devices page show it: "
+                    + "its volume's size for COW, its own virtual size for thin") long virtualSizeBytes,
             long extents,
             long chunkSizeBytes,
             boolean persistent,
@@ -69,7 +75,9 @@ final class SnapshotBodies {
 
         static Snapshot of(SnapshotView s) {
             SnapshotView.MergeProgress m = s.merge();
-            return new Snapshot(s.name(), s.pool(), s.volume(), s.sizeBytes(), s.extentCount(), s.chunkSizeBytes(),
+            return new Snapshot(s.name(), s.pool(), s.volume(), s.sizeBytes(),
+                    SnapshotView.COW.equals(s.type()) ? s.sizeBytes() : null, s.virtualSizeBytes(), s.extentCount(),
+                    s.chunkSizeBytes(),
                     s.persistent(), s.state(), s.reason(), s.fillPercent(), s.allocatedBytes(), s.exceptions(),
                     m == null ? null : new Merge(m.exceptionsAtStart(), m.exceptionsLeft(), m.percent()), s.exports(),
                     s.status(), s.node(), s.createdAt(), s.type(), s.source());

@@ -1,5 +1,6 @@
 package io.blockwork.api.volume;
 
+import io.blockwork.api.pool.ExtentRange;
 import io.blockwork.api.units.ByteSize;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceNames;
@@ -106,11 +107,8 @@ final class VolumeBodies {
     @Schema(description = "A run of the volume's extents and where it lies in the pool (inclusive extent ranges)")
     record VolumeSegment(ExtentRange volumeExtents, ExtentRange poolExtents, long extents) {
         static VolumeSegment of(Segment s) {
-            return new VolumeSegment(new ExtentRange(s.ownerStart(), s.ownerEnd() - 1),
-                    new ExtentRange(s.poolStart(), s.poolStart() + s.count() - 1), s.count());
+            return new VolumeSegment(ExtentRange.of(s.ownerStart(), s.count()), ExtentRange.of(s.poolStart(), s.count()),
+                    s.count());
         }
-    }
-
-    record ExtentRange(long first, long last) {
     }
 }

@@ -352,6 +352,19 @@ public final class MdArray extends AbstractBlockDevice {
         members.remove(member);
     }
 
+    /**
+     * Whether {@code device} passes every check {@link #add} and {@link #replace} make of a joiner
+     * (redundancy, active array, not built on this array, block size, size): what a page may offer.
+     */
+    public boolean canJoin(BlockDevice device) {
+        try {
+            MemberAdmission.checkJoiner(this, device);
+            return true;
+        } catch (MdArgumentException | MdStateException refused) {
+            return false;
+        }
+    }
+
     /** {@code mdadm --add}: a spare, rebuilt into an empty slot as soon as there is one. */
     public void add(BlockDevice device) {
         MemberAdmission.checkJoiner(this, device);

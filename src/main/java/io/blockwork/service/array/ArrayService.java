@@ -566,6 +566,16 @@ public class ArrayService {
         MdArray array = arrays.get(r.getName()).filter(a -> entry != null && entry.device() == a).orElse(null);
         ObjectState state = !local ? ObjectState.onNode(r.getNode())
                 : entry == null ? ObjectState.failed("not registered") : entry.state();
-        return ArrayView.of(r, state, array);
+        return ArrayView.of(r, state, array, array == null ? List.of() : joinCandidates(array));
+    }
+
+    /** What a page may offer as a spare or replacement: what {@link #requireJoiner} and the engine would accept. */
+    private List<String> joinCandidates(MdArray array) {
+        if (!array.spec().level().redundant()) {
+            return List.of();
+        }
+        return registry.list().stream()
+                .filter(e -> e.live() && e.holders().isEmpty() && e.device() != array && array.canJoin(e.device()))
+                .map(RegisteredDevice::name).sorted().toList();
     }
 }

@@ -30,11 +30,13 @@ import java.util.List;
  * @param uuid the array uuid (mdadm's form); null without metadata
  * @param bitmapChunkBytes the write-intent bitmap's chunk; null without a bitmap
  * @param node the node whose instance assembles and changes the array
+ * @param joinCandidates devices that may join the live array now (spare or replacement), by name
  */
 public record ArrayView(String name, String level, int raidDevices, long chunkBytes, String layout, Integer layoutCode,
                         Integer stripeCacheSize, String journal, String flushStrategy, String barrierStrategy, long speedMinBytes, long speedMaxBytes,
                         boolean resyncPending, ObjectState state, Instant createdAt, MdDetail detail,
-                        List<MemberView> members, String metadata, String uuid, Long bitmapChunkBytes, String node) {
+                        List<MemberView> members, String metadata, String uuid, Long bitmapChunkBytes, String node,
+                        List<String> joinCandidates) {
 
     /** raid4/5/6's stripe cache and write paths of the live array; null otherwise. */
     public ParityStatus parity() {
@@ -42,7 +44,7 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
     }
 
     /** The view of a stored array, with {@code array}'s live detail when it is assembled here (else null). */
-    static ArrayView of(ArrayRecord r, ObjectState state, MdArray array) {
+    static ArrayView of(ArrayRecord r, ObjectState state, MdArray array, List<String> joinCandidates) {
         MdDetail detail = array == null ? null : array.detail();
         List<MemberView> members = new ArrayList<>();
         if (detail != null) {
@@ -59,7 +61,8 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
                 r.getJournalDevice(),
                 r.getFlushStrategy(), r.getBarrierStrategy(), r.getSpeedMinKiBps() * 1024, r.getSpeedMaxKiBps() * 1024,
                 array != null ? array.resyncPending() : r.isResyncPending(), state, r.getCreatedAt(), detail,
-                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes(), r.getNode());
+                List.copyOf(members), r.getMetadata(), r.getUuid(), r.getBitmapChunkBytes(), r.getNode(),
+                List.copyOf(joinCandidates));
     }
 
     /**

@@ -39,7 +39,7 @@ public class PoolExtents {
     /** Every owner with extents in the pool. */
     public List<ExtentOwner> owners(PoolRecord pool) {
         return segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId()).stream()
-                .map(s -> new ExtentOwner(s.getOwnerKind(), s.getOwnerId())).distinct().toList();
+                .map(s -> new ExtentOwner(ExtentOwner.Kind.ofTag(s.getOwnerKind()), s.getOwnerId())).distinct().toList();
     }
 
     /**
@@ -61,7 +61,7 @@ public class PoolExtents {
                 last.setExtentCount(last.getExtentCount() + r.count());
                 segments.save(last);
             } else {
-                last = segments.save(new PoolSegmentRecord(pool.getId(), owner.kind(), owner.id(), owned, r.start(),
+                last = segments.save(new PoolSegmentRecord(pool.getId(), owner.kind().tag(), owner.id(), owned, r.start(),
                         r.count()));
             }
             owned += r.count();
@@ -90,7 +90,7 @@ public class PoolExtents {
     }
 
     private List<PoolSegmentRecord> records(ExtentOwner owner) {
-        return segments.findAllByOwnerKindAndOwnerIdOrderByOwnerStartAsc(owner.kind(), owner.id());
+        return segments.findAllByOwnerKindAndOwnerIdOrderByOwnerStartAsc(owner.kind().tag(), owner.id());
     }
 
     private static Segment segment(PoolSegmentRecord s) {

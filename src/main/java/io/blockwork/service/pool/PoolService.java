@@ -46,6 +46,7 @@ public class PoolService {
     private final ThinPoolRepository thinPools;
     private final VolumeRepository volumes;
     private final PoolExtents extents;
+    private final PoolAllocations allocations;
     private final DeviceRegistry registry;
     private final ManagementOperations management;
     private final NodeScope nodes;
@@ -53,12 +54,14 @@ public class PoolService {
     private final Map<String, ObjectState> states = new ConcurrentHashMap<>();
 
     public PoolService(PoolRepository repository, ThinPoolRepository thinPools, VolumeRepository volumes,
-                       PoolExtents extents, DeviceRegistry registry, ManagementOperations management, NodeScope nodes) {
+                       PoolExtents extents, PoolAllocations allocations, DeviceRegistry registry,
+                       ManagementOperations management, NodeScope nodes) {
         this.nodes = nodes;
         this.repository = repository;
         this.thinPools = thinPools;
         this.volumes = volumes;
         this.extents = extents;
+        this.allocations = allocations;
         this.registry = registry;
         this.management = management;
     }
@@ -98,16 +101,18 @@ public class PoolService {
             changes.undoOnRollback(() -> states.remove(name));
             PoolRecord record = save(new PoolRecord(name, device, entry.kind().label(), es, deviceSize / es,
                     Instant.now().truncatedTo(ChronoUnit.MICROS)));
-            return view(record);
+            return view(record, true);
         });
     }
 
+    /** Every classic pool, without its allocations. */
     public List<PoolView> list() {
-        return repository.findAllByOrderByNameAsc().stream().map(this::view).toList();
+        return repository.findAllByOrderByNameAsc().stream().map(r -> view(r, false)).toList();
     }
 
+    /** The pool with every allocation of its extents. */
     public PoolView get(String name) {
-        return view(record(name));
+        return view(record(name), true);
     }
 
     /** Deletes an empty pool and lets go of its device; refused with pool-not-empty while it has volumes. */
@@ -232,7 +237,7 @@ public class PoolService {
         return Records.save(repository, record, "pool " + record.getName());
     }
 
-    private PoolView view(PoolRecord r) {
+    private PoolView view(PoolRecord r, boolean withAllocations) {
         ExtentMap map = extents.map(r);
         Long deviceSize = registry.find(r.getDeviceName()).filter(RegisteredDevice::live)
                 .map(e -> e.device().sizeBytes()).orElse(null);
@@ -242,6 +247,6 @@ public class PoolService {
         return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), local ? deviceSize : null,
                 r.getExtentSizeBytes(), map.totalExtents(), map.freeExtents(), map.usedExtents(), map.largestFreeRun(),
                 names, local ? state(r.getName()) : ObjectState.onNode(r.getNode()), r.getCreatedAt(), r.getNode(),
-                PoolView.CLASSIC, null);
+                PoolView.CLASSIC, null, allocations.thinPools(r), withAllocations ? allocations.of(r) : null);
     }
 }

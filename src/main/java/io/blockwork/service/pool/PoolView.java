@@ -16,11 +16,14 @@ import java.util.List;
  *        null for a thin pool (thin pools are not node-owned yet: every instance assembles them)
  * @param type {@link #CLASSIC} or {@link #THIN}
  * @param thin a thin pool's data and metadata use; null for a classic pool
+ * @param thinPools the thin pools carved from a classic pool, by name; null for a thin pool
+ * @param allocations every run of a classic pool's used extents with its owner, in pool order; null
+ *        in lists and for a thin pool (whose blocks are handed out by its metadata, not in runs)
  */
 public record PoolView(String name, String device, String deviceKind, Long deviceSizeBytes, long extentSizeBytes,
                        long totalExtents, long freeExtents, long usedExtents, long largestFreeRunExtents,
                        List<String> volumes, ObjectState state, Instant createdAt, String node, String type,
-                       ThinPoolUsage thin) {
+                       ThinPoolUsage thin, List<String> thinPools, List<PoolAllocation> allocations) {
 
     public static final String CLASSIC = "classic";
     public static final String THIN = "thin";

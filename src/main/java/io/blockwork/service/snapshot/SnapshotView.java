@@ -18,12 +18,13 @@ import java.util.List;
  *        (thin pools are not node-owned yet)
  * @param type {@link #COW} (copy-on-write space of a classic pool) or {@link #THIN} (a thin device
  *        sharing blocks with its source; sizeBytes is then its virtual size, fillPercent its Data%)
+ * @param virtualSizeBytes what a client reading it sees: its volume's size for COW, its own virtual size for thin
  * @param source what a thin snapshot was taken of: its volume, or another snapshot of it; the volume for COW
  */
 public record SnapshotView(String name, String pool, String volume, long sizeBytes, long extentCount,
                            long chunkSizeBytes, boolean persistent, String state, String reason, Double fillPercent,
                            Long allocatedBytes, Long exceptions, MergeProgress merge, List<String> exports,
-                           String status, Instant createdAt, String node, String type, String source) {
+                           String status, Instant createdAt, String node, String type, String source, long virtualSizeBytes) {
 
     public static final String COW = "cow";
     public static final String THIN = "thin";

@@ -73,7 +73,7 @@ class SnapshotViews {
                 r.getExtentCount(), r.getChunkSectors() << 9, StoreType.PERSISTENT.code().equals(r.getStore()), state,
                 reason, known ? round(status.fillPercent()) : null, known ? status.allocatedSectors() << 9 : null,
                 known ? status.exceptions() : null, merge, exports, statusLine, r.getCreatedAt(), pool.getNode(), SnapshotView.COW,
-                volume.getName());
+                volume.getName(), volume.getExtentCount() * es);
     }
 
     private static double round(double percent) {

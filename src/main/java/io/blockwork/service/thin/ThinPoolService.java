@@ -60,8 +60,6 @@ public class ThinPoolService {
 
     /** The {@link Holder#kind()} of a thin pool's claims, and its assembly reference's kind. */
     public static final String HOLDER_KIND = "thin-pool";
-    static final String DATA_OWNER = "thin-data";
-    static final String METADATA_OWNER = "thin-meta";
 
     private final ThinPoolRepository repository;
     private final ThinVolumeRepository volumes;
@@ -359,7 +357,7 @@ public class ThinPoolService {
             PoolRecord parent = classicPools.findById(r.getParentPoolId())
                     .orElseThrow(() -> new IllegalStateException("its classic pool #" + r.getParentPoolId() + " is gone"));
             for (ExtentOwner owner : List.of(metadataOwner(r), dataOwner(r))) {
-                String device = owner.kind().equals(METADATA_OWNER) ? ThinDevices.metadataDevice(name)
+                String device = owner.kind() == ExtentOwner.Kind.THIN_POOL_METADATA ? ThinDevices.metadataDevice(name)
                         : ThinDevices.dataDevice(name);
                 List<Segment> segments = extents.segments(owner);
                 if (segments.isEmpty()) {
@@ -455,7 +453,7 @@ public class ThinPoolService {
                 .map(e -> e.device().sizeBytes()).orElse(null);
         long free = dataBlocks - used;
         return new PoolView(r.getName(), tpool, DeviceKind.HIDDEN.label(), deviceSize, chunk, dataBlocks, free, used,
-                free, names, state, r.getCreatedAt(), r.getNode(), PoolView.THIN, usage);
+                free, names, state, r.getCreatedAt(), r.getNode(), PoolView.THIN, usage, null, null);
     }
 
     static double percent(long part, long whole) {
@@ -492,11 +490,11 @@ public class ThinPoolService {
     }
 
     private static ExtentOwner dataOwner(ThinPoolRecord r) {
-        return new ExtentOwner(DATA_OWNER, r.getId());
+        return ExtentOwner.thinPoolData(r.getId());
     }
 
     private static ExtentOwner metadataOwner(ThinPoolRecord r) {
-        return new ExtentOwner(METADATA_OWNER, r.getId());
+        return ExtentOwner.thinPoolMetadata(r.getId());
     }
 
     private RegisteredDevice live(String device, String field) {

@@ -100,7 +100,8 @@ class ThinVolumes {
         return new SnapshotView(s.getName(), pool.getName(), volume.getName(), s.getSizeBytes(), s.getSizeBytes() / chunk,
                 chunk, true, stateOverride != null ? stateOverride : state.actual(), state.reason(),
                 mapped < 0 ? null : ThinPoolService.percent(mapped, s.getSizeBytes()), mapped < 0 ? null : mapped, null,
-                null, exports(entry), status, s.getCreatedAt(), pool.getNode(), SnapshotView.THIN, s.getSource());
+                null, exports(entry), status, s.getCreatedAt(), pool.getNode(), SnapshotView.THIN, s.getSource(),
+                s.getSizeBytes());
     }
 
     /** The thin device's registry entry; null while not assembled or when the pool is another node's. */
