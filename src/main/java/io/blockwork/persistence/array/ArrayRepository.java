@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface ArrayRepository extends JpaRepository<ArrayRecord, Long> {
+public interface ArrayRepository extends JpaRepository<ArrayEntity, Long> {
 
-    Optional<ArrayRecord> findByName(String name);
+    Optional<ArrayEntity> findByName(String name);
 
-    List<ArrayRecord> findAllByOrderByNameAsc();
+    List<ArrayEntity> findAllByOrderByNameAsc();
 }

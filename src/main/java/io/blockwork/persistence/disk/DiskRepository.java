@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface DiskRepository extends JpaRepository<DiskRecord, Long> {
+public interface DiskRepository extends JpaRepository<DiskEntity, Long> {
 
-    Optional<DiskRecord> findByName(String name);
+    Optional<DiskEntity> findByName(String name);
 
-    List<DiskRecord> findAllByOrderByNameAsc();
+    List<DiskEntity> findAllByOrderByNameAsc();
 }

@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface DmDeviceRepository extends JpaRepository<DmDeviceRecord, Long> {
+public interface DmDeviceRepository extends JpaRepository<DmDeviceEntity, Long> {
 
-    Optional<DmDeviceRecord> findByName(String name);
+    Optional<DmDeviceEntity> findByName(String name);
 
-    Optional<DmDeviceRecord> findByUuid(String uuid);
+    Optional<DmDeviceEntity> findByUuid(String uuid);
 
-    List<DmDeviceRecord> findAllByOrderByNameAsc();
+    List<DmDeviceEntity> findAllByOrderByNameAsc();
 }

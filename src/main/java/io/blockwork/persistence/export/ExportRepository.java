@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface ExportRepository extends JpaRepository<ExportRecord, Long> {
+public interface ExportRepository extends JpaRepository<ExportEntity, Long> {
 
-    Optional<ExportRecord> findByName(String name);
+    Optional<ExportEntity> findByName(String name);
 
-    List<ExportRecord> findAllByOrderByNameAsc();
+    List<ExportEntity> findAllByOrderByNameAsc();
 }

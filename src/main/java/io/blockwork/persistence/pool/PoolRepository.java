@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface PoolRepository extends JpaRepository<PoolRecord, Long> {
+public interface PoolRepository extends JpaRepository<PoolEntity, Long> {
 
-    Optional<PoolRecord> findByName(String name);
+    Optional<PoolEntity> findByName(String name);
 
-    List<PoolRecord> findAllByOrderByNameAsc();
+    List<PoolEntity> findAllByOrderByNameAsc();
 }

@@ -3,11 +3,11 @@ package io.blockwork.persistence.pool;
 import java.util.List;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface PoolSegmentRepository extends JpaRepository<PoolSegmentRecord, Long> {
+public interface PoolSegmentRepository extends JpaRepository<PoolSegmentEntity, Long> {
 
     /** The pool's allocation map in pool order. */
-    List<PoolSegmentRecord> findAllByPoolIdOrderByPoolStartAsc(long poolId);
+    List<PoolSegmentEntity> findAllByPoolIdOrderByPoolStartAsc(long poolId);
 
     /** One owner's runs in its own extent order. */
-    List<PoolSegmentRecord> findAllByOwnerKindAndOwnerIdOrderByOwnerStartAsc(String ownerKind, long ownerId);
+    List<PoolSegmentEntity> findAllByOwnerKindAndOwnerIdOrderByOwnerStartAsc(String ownerKind, long ownerId);
 }

@@ -4,14 +4,14 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface SnapshotRepository extends JpaRepository<SnapshotRecord, Long> {
+public interface SnapshotRepository extends JpaRepository<SnapshotEntity, Long> {
 
-    Optional<SnapshotRecord> findByName(String name);
+    Optional<SnapshotEntity> findByName(String name);
 
     /** A volume's snapshots, oldest first. */
-    List<SnapshotRecord> findAllByVolumeIdOrderByIdAsc(long volumeId);
+    List<SnapshotEntity> findAllByVolumeIdOrderByIdAsc(long volumeId);
 
-    List<SnapshotRecord> findAllByOrderByIdAsc();
+    List<SnapshotEntity> findAllByOrderByIdAsc();
 
     boolean existsByVolumeId(long volumeId);
 }

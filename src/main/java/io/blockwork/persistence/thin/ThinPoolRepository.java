@@ -4,13 +4,13 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface ThinPoolRepository extends JpaRepository<ThinPoolRecord, Long> {
+public interface ThinPoolRepository extends JpaRepository<ThinPoolEntity, Long> {
 
-    Optional<ThinPoolRecord> findByName(String name);
+    Optional<ThinPoolEntity> findByName(String name);
 
     boolean existsByName(String name);
 
-    List<ThinPoolRecord> findAllByOrderByNameAsc();
+    List<ThinPoolEntity> findAllByOrderByNameAsc();
 
-    List<ThinPoolRecord> findAllByParentPoolId(long parentPoolId);
+    List<ThinPoolEntity> findAllByParentPoolId(long parentPoolId);
 }

@@ -4,21 +4,21 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface ThinVolumeRepository extends JpaRepository<ThinVolumeRecord, Long> {
+public interface ThinVolumeRepository extends JpaRepository<ThinVolumeEntity, Long> {
 
-    Optional<ThinVolumeRecord> findByName(String name);
+    Optional<ThinVolumeEntity> findByName(String name);
 
-    List<ThinVolumeRecord> findAllByOrderByNameAsc();
+    List<ThinVolumeEntity> findAllByOrderByNameAsc();
 
     /** A pool's volumes and snapshots. */
-    List<ThinVolumeRecord> findAllByThinPoolIdOrderByNameAsc(long thinPoolId);
+    List<ThinVolumeEntity> findAllByThinPoolIdOrderByNameAsc(long thinPoolId);
 
     /** A pool's volumes (not snapshots). */
-    List<ThinVolumeRecord> findAllByThinPoolIdAndOriginIdIsNullOrderByNameAsc(long thinPoolId);
+    List<ThinVolumeEntity> findAllByThinPoolIdAndOriginIdIsNullOrderByNameAsc(long thinPoolId);
 
     /** Every volume (not snapshots). */
-    List<ThinVolumeRecord> findAllByOriginIdIsNullOrderByNameAsc();
+    List<ThinVolumeEntity> findAllByOriginIdIsNullOrderByNameAsc();
 
     /** A volume's snapshots, oldest first. */
-    List<ThinVolumeRecord> findAllByOriginIdOrderByIdAsc(long originId);
+    List<ThinVolumeEntity> findAllByOriginIdOrderByIdAsc(long originId);
 }

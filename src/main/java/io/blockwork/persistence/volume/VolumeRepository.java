@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface VolumeRepository extends JpaRepository<VolumeRecord, Long> {
+public interface VolumeRepository extends JpaRepository<VolumeEntity, Long> {
 
-    Optional<VolumeRecord> findByName(String name);
+    Optional<VolumeEntity> findByName(String name);
 
-    List<VolumeRecord> findAllByOrderByNameAsc();
+    List<VolumeEntity> findAllByOrderByNameAsc();
 
-    List<VolumeRecord> findAllByPoolIdOrderByNameAsc(long poolId);
+    List<VolumeEntity> findAllByPoolIdOrderByNameAsc(long poolId);
 }

@@ -4,10 +4,10 @@ import java.util.List;
 import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface ExperimentRepository extends JpaRepository<ExperimentRecord, Long> {
+public interface ExperimentRepository extends JpaRepository<ExperimentEntity, Long> {
 
-    List<ExperimentRecord> findAllByOrderByIdDesc(Limit limit);
+    List<ExperimentEntity> findAllByOrderByIdDesc(Limit limit);
 
     /** One node's rows in {@code state}: instances sharing a database each look after their own. */
-    List<ExperimentRecord> findByStateAndNode(String state, String node);
+    List<ExperimentEntity> findByStateAndNode(String state, String node);
 }

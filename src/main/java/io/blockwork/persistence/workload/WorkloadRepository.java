@@ -4,10 +4,10 @@ import java.util.List;
 import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface WorkloadRepository extends JpaRepository<WorkloadRecord, Long> {
+public interface WorkloadRepository extends JpaRepository<WorkloadEntity, Long> {
 
-    List<WorkloadRecord> findAllByOrderByIdDesc(Limit limit);
+    List<WorkloadEntity> findAllByOrderByIdDesc(Limit limit);
 
     /** One node's rows in {@code state}: instances sharing a database each look after their own. */
-    List<WorkloadRecord> findByStateAndNode(String state, String node);
+    List<WorkloadEntity> findByStateAndNode(String state, String node);
 }

@@ -6,7 +6,7 @@ import io.blockwork.engine.md.MdAssembly;
 import io.blockwork.engine.md.MdStrategies;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.engine.md.metadata.Examination;
-import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayEntity;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
@@ -83,7 +83,7 @@ public class ArrayAssemblyService {
                     service.claim(d.device(), holder, changes);
                 }
             }
-            ArrayRecord record = service.newRecord(array, speed);
+            ArrayEntity record = service.newRecord(array, speed);
             MemberRows.write(record, array, service::kindOf);
             return new ArrayAssembly(service.view(service.save(record)), result.devices());
         });

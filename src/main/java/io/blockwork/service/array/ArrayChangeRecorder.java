@@ -2,7 +2,7 @@ package io.blockwork.service.array;
 
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdArrays;
-import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayEntity;
 import io.blockwork.persistence.array.ArrayRepository;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceRegistry;
@@ -76,7 +76,7 @@ class ArrayChangeRecorder {
         try {
             management.run(changes -> {
                 MdArray array = arrays.get(name).orElse(null);
-                ArrayRecord record = repository.findByName(name).orElse(null);
+                ArrayEntity record = repository.findByName(name).orElse(null);
                 boolean current = array != null && registry.find(name).map(e -> e.device() == array).orElse(false);
                 if (record != null && current) {
                     MemberRows.write(record, array, d -> ArrayService.kindOf(registry, d));

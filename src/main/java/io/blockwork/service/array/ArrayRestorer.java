@@ -17,8 +17,8 @@ import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MetadataSpec;
-import io.blockwork.persistence.array.ArrayMemberRecord;
-import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayMemberEntity;
+import io.blockwork.persistence.array.ArrayEntity;
 import io.blockwork.persistence.array.ArrayRepository;
 import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.ObjectState;
@@ -96,7 +96,7 @@ class ArrayRestorer implements RestorableSource {
         return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
-    private Restorable restorable(ArrayRecord record) {
+    private Restorable restorable(ArrayEntity record) {
         String name = record.getName();
         Set<Ref> members = new java.util.HashSet<>(record.getMembers().stream()
                 .map(m -> new Ref(m.getDeviceKind(), m.getDeviceName())).collect(Collectors.toSet()));
@@ -110,17 +110,17 @@ class ArrayRestorer implements RestorableSource {
 
     /** The record is read again here: assembly may have changed nothing yet, but it is the current row. */
     private void assemble(String name) {
-        ArrayRecord record = repository.findByName(name).orElseThrow(() -> new IllegalStateException("its row is gone"));
+        ArrayEntity record = repository.findByName(name).orElseThrow(() -> new IllegalStateException("its row is gone"));
         MdArraySpec spec = spec(record);
         if (spec.metadata().present()) {
             assembleFromSuperblocks(record, spec);
             return;
         }
         String[] slots = new String[record.getRaidDevices()];
-        Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
+        Map<ArrayMemberEntity, String> missing = new LinkedHashMap<>();
         List<String> spares = new ArrayList<>();
         List<MdArrays.FaultyMember> faulty = new ArrayList<>();
-        for (ArrayMemberRecord m : record.getMembers()) {
+        for (ArrayMemberEntity m : record.getMembers()) {
             String why = unavailableBecause(m);
             switch (m.getState()) {
                 case MemberRows.IN_SYNC -> {
@@ -158,10 +158,10 @@ class ArrayRestorer implements RestorableSource {
      * reasons), then registers it; stops it if it is inactive or the rows cannot be written. The
      * members' write-mostly flags come from the rows (with or without superblocks).
      */
-    private void started(ArrayRecord record, MdArray array, Map<ArrayMemberRecord, String> missing,
+    private void started(ArrayEntity record, MdArray array, Map<ArrayMemberEntity, String> missing,
                          Map<String, String> refused) {
         String name = record.getName();
-        for (ArrayMemberRecord m : record.getMembers()) {
+        for (ArrayMemberEntity m : record.getMembers()) {
             if (m.isWriteMostly() && MemberRows.attached(array, m.getDeviceName())) {
                 array.writeMostly(m.getDeviceName(), true);
             }
@@ -173,8 +173,8 @@ class ArrayRestorer implements RestorableSource {
                 throw new IllegalStateException(inactive + describe(missing));
             }
             management.run(changes -> {
-                ArrayRecord current = repository.findByName(name).orElseThrow();
-                for (ArrayMemberRecord m : current.getMembers()) {
+                ArrayEntity current = repository.findByName(name).orElseThrow();
+                for (ArrayMemberEntity m : current.getMembers()) {
                     missing.keySet().stream().filter(x -> x.getId().equals(m.getId())).findFirst().ifPresent(x ->
                             m.set(MemberRows.MISSING, m.getSlot(), false, "not there at start-up: " + missing.get(x)));
                     if (refused.containsKey(m.getDeviceName())) {
@@ -196,11 +196,11 @@ class ArrayRestorer implements RestorableSource {
      * An array with metadata: every configured member that is there is examined, and the
      * superblocks decide. Blank members are added back as spares; all blank means a re-create.
      */
-    private void assembleFromSuperblocks(ArrayRecord record, MdArraySpec spec) {
-        Map<ArrayMemberRecord, String> missing = new LinkedHashMap<>();
+    private void assembleFromSuperblocks(ArrayEntity record, MdArraySpec spec) {
+        Map<ArrayMemberEntity, String> missing = new LinkedHashMap<>();
         List<String> present = new ArrayList<>();
         List<MdArrays.FaultyMember> faulty = new ArrayList<>();
-        for (ArrayMemberRecord m : record.getMembers()) {
+        for (ArrayMemberEntity m : record.getMembers()) {
             String why = unavailableBecause(m);
             if (m.getState().equals(MemberRows.FAULTY)) {
                 // an acknowledged failure stands: not assembled, not rebuilt; remove and re-add bring it back
@@ -244,10 +244,10 @@ class ArrayRestorer implements RestorableSource {
     }
 
     /** Every member is blank (memory disks after a restart): new superblocks, same uuid, as the rows say. */
-    private MdArray recreate(ArrayRecord record, MdArraySpec spec, List<String> present) {
+    private MdArray recreate(ArrayEntity record, MdArraySpec spec, List<String> present) {
         String[] slots = new String[record.getRaidDevices()];
         List<String> spares = new ArrayList<>();
-        for (ArrayMemberRecord m : record.getMembers()) {
+        for (ArrayMemberEntity m : record.getMembers()) {
             if (!present.contains(m.getDeviceName())) {
                 continue;
             }
@@ -274,8 +274,8 @@ class ArrayRestorer implements RestorableSource {
         return array;
     }
 
-    private MdArray build(ArrayRecord record, MdArraySpec spec, List<String> slots, List<String> spares,
-                          List<MdArrays.FaultyMember> faulty, Map<ArrayMemberRecord, String> missing) {
+    private MdArray build(ArrayEntity record, MdArraySpec spec, List<String> slots, List<String> spares,
+                          List<MdArrays.FaultyMember> faulty, Map<ArrayMemberEntity, String> missing) {
         try {
             // With a journal the array is always assembled: create would format the journal unread.
             if (!spec.assumeClean() && slots.stream().allMatch(Objects::nonNull) && record.getJournalDevice() == null) {
@@ -296,13 +296,13 @@ class ArrayRestorer implements RestorableSource {
     }
 
     /** "; members[1] d2: disk d2 is failed (its image file … is missing)". */
-    private static String describe(Map<ArrayMemberRecord, String> missing) {
+    private static String describe(Map<ArrayMemberEntity, String> missing) {
         return missing.entrySet().stream().map(e -> "; " + "members[" + e.getKey().getSlot() + "] "
                 + e.getKey().getDeviceName() + ": " + e.getValue()).collect(Collectors.joining());
     }
 
     /** Null if the member's device is live, else why not. */
-    private String unavailableBecause(ArrayMemberRecord m) {
+    private String unavailableBecause(ArrayMemberEntity m) {
         RegisteredDevice d = registry.find(m.getDeviceName()).orElse(null);
         if (d == null) {
             return m.getDeviceKind() + " " + m.getDeviceName() + " is not configured";
@@ -326,7 +326,7 @@ class ArrayRestorer implements RestorableSource {
      * device (kinds in name order), so a claim here only fails against a configuration stored
      * before members were owned; that holder is then refused instead, and this is logged.
      */
-    private void claimMembers(ArrayRecord record) {
+    private void claimMembers(ArrayEntity record) {
         Holder holder = ArrayService.holder(record.getName());
         List<String> owned = new ArrayList<>();
         record.getMembers().forEach(m -> owned.add(m.getDeviceName()));
@@ -352,13 +352,13 @@ class ArrayRestorer implements RestorableSource {
      * flag is not asked: the superblocks say whether the array was clean, and the bitmap which rows
      * to resync.
      */
-    private static boolean mustResync(ArrayRecord r, MdLevel level) {
+    private static boolean mustResync(ArrayEntity r, MdLevel level) {
         boolean superblocks = !r.getMetadata().equals(MetadataSpec.Format.NONE.label());
         return r.isResyncPending()
                 || (level.parity() && r.isDirty() && r.getJournalDevice() == null && !superblocks);
     }
 
-    static MdArraySpec spec(ArrayRecord r) {
+    static MdArraySpec spec(ArrayEntity r) {
         MdLevel level = MdLevel.fromLabel(r.getLevel());
         MetadataSpec metadata = MetadataSpec.NONE;
         if (!r.getMetadata().equals(MetadataSpec.Format.NONE.label())) {

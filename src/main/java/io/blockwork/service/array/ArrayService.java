@@ -10,8 +10,8 @@ import io.blockwork.engine.md.MdStateException;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.SpeedLimits;
 import io.blockwork.engine.md.metadata.MetadataSpec;
-import io.blockwork.persistence.array.ArrayMemberRecord;
-import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayMemberEntity;
+import io.blockwork.persistence.array.ArrayEntity;
 import io.blockwork.persistence.array.ArrayRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
@@ -136,7 +136,7 @@ public class ArrayService {
             for (String device : seen.keySet()) {
                 claim(device, holder, changes);
             }
-            ArrayRecord record = newRecord(array, speed);
+            ArrayEntity record = newRecord(array, speed);
             record.setJournalDevice(c.journal(), c.journal() == null ? null : kindOf(c.journal()));
             MemberRows.write(record, array, this::kindOf);
             return view(save(record));
@@ -144,10 +144,10 @@ public class ArrayService {
     }
 
     /** The row of a new array (created or assembled), from the live engine object. */
-    ArrayRecord newRecord(MdArray array, SpeedLimits speed) {
+    ArrayEntity newRecord(MdArray array, SpeedLimits speed) {
         MdArraySpec spec = array.spec();
         MdDetail detail = array.detail();
-        ArrayRecord record = new ArrayRecord(spec.name(), spec.level().label(), detail.raidDevices(),
+        ArrayEntity record = new ArrayEntity(spec.name(), spec.level().label(), detail.raidDevices(),
                 spec.chunkBytes(), spec.layoutCode(),
                 detail.usedDevSizeBytes(), spec.strategies().flush().label(), spec.strategies().barrier().label(),
                 array.resyncPending(), Instant.now().truncatedTo(ChronoUnit.MICROS));
@@ -178,14 +178,14 @@ public class ArrayService {
      */
     public void delete(String name, boolean force) {
         management.run(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             if (force) {
                 forcedRemoval.dropHolders(name, changes);
             }
             RegisteredDevice entry = registry.unregister(name);
             changes.undoOnRollback(() -> registry.reinstate(entry));
             Holder holder = holder(name);
-            for (ArrayMemberRecord m : record.getMembers()) {
+            for (ArrayMemberEntity m : record.getMembers()) {
                 release(m.getDeviceName(), holder, changes);
             }
             if (record.getJournalDevice() != null) {
@@ -206,7 +206,7 @@ public class ArrayService {
      */
     public ArrayView addMember(String name, String device, String role, String replaces) {
         return management.apply(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             MdArray array = live(name);
             String r = role == null ? "spare" : role.toLowerCase(Locale.ROOT);
             if (!r.equals("spare") && !r.equals("replacement")) {
@@ -228,7 +228,7 @@ public class ArrayService {
     /** {@code mdadm --fail}; failing a member that is already faulty (or missing) changes nothing. */
     public ArrayView failMember(String name, String member) {
         return management.apply(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             MdArray array = live(name);
             requireMember(record, array, member);
             if (MemberRows.attached(array, member)) {
@@ -245,9 +245,9 @@ public class ArrayService {
      */
     public ArrayView removeMember(String name, String member) {
         return management.apply(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             MdArray array = live(name);
-            ArrayMemberRecord row = requireMember(record, array, member);
+            ArrayMemberEntity row = requireMember(record, array, member);
             if (MemberRows.attached(array, member)) {
                 MemberState before = memberState(array, member);
                 MdErrors.run(() -> array.remove(member));
@@ -281,9 +281,9 @@ public class ArrayService {
      */
     public ArrayView reAddMember(String name, String member) {
         return management.apply(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             MdArray array = live(name);
-            ArrayMemberRecord row = record.member(member).orElse(null);
+            ArrayMemberEntity row = record.member(member).orElse(null);
             boolean detached = row != null && !MemberRows.attached(array, member);
             RegisteredDevice device = registry.find(member).orElseThrow(() -> ProblemException.notFound("block device", member));
             if (!device.live()) {
@@ -328,7 +328,7 @@ public class ArrayService {
      */
     public ArrayView writeMostly(String name, String member, boolean on) {
         return management.apply(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             MdArray array = live(name);
             requireMember(record, array, member);
             if (!MemberRows.attached(array, member)) {
@@ -348,7 +348,7 @@ public class ArrayService {
     /** md's sync_action: check, repair, idle, pause (frozen), resume. Not stored: a restart forgets a check. */
     public ArrayView sync(String name, String action) {
         return management.apply(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             MdArray array = live(name);
             MdErrors.run(() -> array.sync(action));
             return view(record);
@@ -358,7 +358,7 @@ public class ArrayService {
     /** Sets and stores the resync/recovery speed limits (bytes per second; null keeps a limit as it is). */
     public ArrayView speedLimits(String name, Long minBytes, Long maxBytes) {
         return management.apply(changes -> {
-            ArrayRecord record = record(name);
+            ArrayEntity record = record(name);
             MdLevel level = MdLevel.fromLabel(record.getLevel());
             if (!level.redundant()) {
                 throw new ProblemException(Problem.NOT_SUPPORTED, level.label() + " has no redundancy, so nothing to"
@@ -449,8 +449,8 @@ public class ArrayService {
     }
 
     /** The stored member, or not-found; also accepts a member the engine has and the rows do not (yet). */
-    private static ArrayMemberRecord requireMember(ArrayRecord record, MdArray array, String member) {
-        ArrayMemberRecord row = record.member(member).orElse(null);
+    private static ArrayMemberEntity requireMember(ArrayEntity record, MdArray array, String member) {
+        ArrayMemberEntity row = record.member(member).orElse(null);
         if (row == null && !MemberRows.attached(array, member)) {
             throw ProblemException.notFound("member of array " + record.getName(), member);
         }
@@ -474,7 +474,7 @@ public class ArrayService {
     }
 
     /** After {@code device} joined the live array: the undo, the array's claim on it, the rows. */
-    private ArrayView joined(ArrayRecord record, MdArray array, String device, EngineChanges changes) {
+    private ArrayView joined(ArrayEntity record, MdArray array, String device, EngineChanges changes) {
         changes.undoOnRollback(() -> detach(array, device));
         claim(device, holder(record.getName()), changes);
         record.getFormerSlots().remove(device);
@@ -494,7 +494,7 @@ public class ArrayService {
         }
     }
 
-    private ArrayView write(ArrayRecord record, MdArray array) {
+    private ArrayView write(ArrayEntity record, MdArray array) {
         MemberRows.write(record, array, this::kindOf);
         return view(save(record));
     }
@@ -545,22 +545,22 @@ public class ArrayService {
         return Math.min(bytes / 1024, SpeedLimits.UNLIMITED.maxKiBps());
     }
 
-    ArrayRecord save(ArrayRecord record) {
+    ArrayEntity save(ArrayEntity record) {
         return Records.save(repository, record, "array " + record.getName());
     }
 
     /** The array's row, for a change: this node's arrays only (409 other-node naming the owner). */
-    private ArrayRecord record(String name) {
+    private ArrayEntity record(String name) {
         return nodes.requireLocal(found(name), "array " + name);
     }
 
-    private ArrayRecord found(String name) {
+    private ArrayEntity found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("array", name));
     }
 
     /* ---- views ---- */
 
-    ArrayView view(ArrayRecord r) {
+    ArrayView view(ArrayEntity r) {
         boolean local = nodes.isLocal(r);
         RegisteredDevice entry = local ? registry.find(r.getName()).orElse(null) : null;
         MdArray array = arrays.get(r.getName()).filter(a -> entry != null && entry.device() == a).orElse(null);

@@ -7,8 +7,8 @@ import io.blockwork.engine.md.MdLevel;
 import io.blockwork.engine.md.MemberState;
 import io.blockwork.engine.md.ParityStatus;
 import io.blockwork.service.assembly.ObjectState;
-import io.blockwork.persistence.array.ArrayMemberRecord;
-import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayMemberEntity;
+import io.blockwork.persistence.array.ArrayEntity;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,13 +44,13 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
     }
 
     /** The view of a stored array, with {@code array}'s live detail when it is assembled here (else null). */
-    static ArrayView of(ArrayRecord r, ObjectState state, MdArray array, List<String> joinCandidates) {
+    static ArrayView of(ArrayEntity r, ObjectState state, MdArray array, List<String> joinCandidates) {
         MdDetail detail = array == null ? null : array.detail();
         List<MemberView> members = new ArrayList<>();
         if (detail != null) {
             detail.members().forEach(m -> members.add(MemberView.live(m)));
         }
-        for (ArrayMemberRecord m : r.getMembers()) {
+        for (ArrayMemberEntity m : r.getMembers()) {
             if (detail == null || detail.members().stream().noneMatch(d -> m.getDeviceName().equals(d.device()))) {
                 members.add(MemberView.stored(m));
             }
@@ -93,7 +93,7 @@ public record ArrayView(String name, String level, int raidDevices, long chunkBy
         }
 
         /** A member as stored, for arrays that are not assembled and members the live array does not have. */
-        static MemberView stored(ArrayMemberRecord m) {
+        static MemberView stored(ArrayMemberEntity m) {
             String s = m.getState();
             String role = switch (s) {
                 case MemberRows.IN_SYNC, MemberRows.REBUILDING -> m.isReplacement() ? "replacement" : "active";

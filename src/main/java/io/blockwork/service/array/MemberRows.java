@@ -2,8 +2,8 @@ package io.blockwork.service.array;
 
 import io.blockwork.engine.md.MdArray;
 import io.blockwork.engine.md.MdDetail;
-import io.blockwork.persistence.array.ArrayMemberRecord;
-import io.blockwork.persistence.array.ArrayRecord;
+import io.blockwork.persistence.array.ArrayMemberEntity;
+import io.blockwork.persistence.array.ArrayEntity;
 import java.util.function.Function;
 
 /**
@@ -26,13 +26,13 @@ final class MemberRows {
     private MemberRows() {}
 
     /** @param kindOf the device kind label of a device name, for new rows */
-    static void write(ArrayRecord record, MdArray array, Function<String, String> kindOf) {
+    static void write(ArrayEntity record, MdArray array, Function<String, String> kindOf) {
         MdDetail detail = array.detail();
         for (MdDetail.MemberDetail m : detail.members()) {
             if (m.device() == null) {
                 continue;
             }
-            ArrayMemberRecord row = record.member(m.device())
+            ArrayMemberEntity row = record.member(m.device())
                     .orElseGet(() -> record.addMember(m.device(), kindOf.apply(m.device())));
             switch (m.state()) {
                 case IN_SYNC -> row.set(IN_SYNC, m.raidDevice(), false, null);

@@ -1,7 +1,7 @@
 package io.blockwork.service.disk;
 
 import io.blockwork.engine.block.AbstractBlockDevice;
-import io.blockwork.persistence.disk.DiskRecord;
+import io.blockwork.persistence.disk.DiskEntity;
 import io.blockwork.persistence.disk.DiskRepository;
 import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
@@ -44,9 +44,9 @@ class DiskRestorer implements RestorableSource {
      */
     @Override
     public List<Restorable> restorables() {
-        List<DiskRecord> records = nodes.local(repository.findAllByOrderByNameAsc());
+        List<DiskEntity> records = nodes.local(repository.findAllByOrderByNameAsc());
         Set<String> fileDisks = records.stream().filter(r -> DiskType.FILE.label().equals(r.getType()))
-                .map(DiskRecord::getName).collect(Collectors.toSet());
+                .map(DiskEntity::getName).collect(Collectors.toSet());
         if (!fileDisks.isEmpty()) {
             engines.sweepOrphans(fileDisks);
         }
@@ -54,7 +54,7 @@ class DiskRestorer implements RestorableSource {
     }
 
     /** The record is checked when assembled, so one unreadable row fails that disk, not the start-up. */
-    private Restorable restorable(DiskRecord record) {
+    private Restorable restorable(DiskEntity record) {
         String name = record.getName();
         return new Restorable(new Ref(DeviceKind.DISK.label(), name), Set.of(),
                 () -> {

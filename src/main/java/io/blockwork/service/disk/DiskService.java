@@ -8,7 +8,7 @@ import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskFaults;
 import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.nbd.client.NbdRemoteDevice;
-import io.blockwork.persistence.disk.DiskRecord;
+import io.blockwork.persistence.disk.DiskEntity;
 import io.blockwork.persistence.disk.DiskRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.ManagementOperations;
@@ -84,7 +84,7 @@ public class DiskService {
                 registry.register(spec.name(), DeviceKind.DISK, disk);
                 changes.undoOnRollback(() -> registry.unregister(spec.name()));
                 // an nbd disk's size is the export's, known once connected
-                DiskRecord record = save(toRecord(spec.type() == DiskType.NBD ? spec.withSize(disk.sizeBytes()) : spec));
+                DiskEntity record = save(toRecord(spec.type() == DiskType.NBD ? spec.withSize(disk.sizeBytes()) : spec));
                 return view(record);
             });
         } finally {
@@ -105,7 +105,7 @@ public class DiskService {
     /** Applies a partial change to a running disk; latency and queue depth are persisted. */
     public DiskView update(String name, DiskUpdate update) {
         return management.apply(changes -> {
-            DiskRecord record = record(name);
+            DiskEntity record = record(name);
             Disk disk = liveDisk(name);
             LatencyModel oldLatency = disk.latency();
             int oldDepth = disk.queueDepth();
@@ -138,7 +138,7 @@ public class DiskService {
      */
     public void delete(String name, boolean force) {
         management.run(changes -> {
-            DiskRecord record = record(name);
+            DiskEntity record = record(name);
             DiskType type = typeOf(record);
             if (force) {
                 forcedRemoval.dropHolders(name, changes);
@@ -159,7 +159,7 @@ public class DiskService {
 
     /** Drops every write a writeback memory disk has not made durable, as pulling its plug would. */
     public DiskView powerCut(String name) {
-        DiskRecord record = record(name);
+        DiskEntity record = record(name);
         Disk disk = liveDisk(name);
         if (disk.cache() != CacheMode.WRITEBACK || typeOf(record) != DiskType.MEMORY) {
             throw new ProblemException(Problem.NOT_SUPPORTED, "disk " + name + " is a " + record.getType()
@@ -182,16 +182,16 @@ public class DiskService {
 
     /* ---- helpers ---- */
 
-    private DiskRecord save(DiskRecord record) {
+    private DiskEntity save(DiskEntity record) {
         return Records.save(repository, record, "disk " + record.getName());
     }
 
     /** The disk's row, for a change: this node's disks only (409 other-node naming the owner). */
-    private DiskRecord record(String name) {
+    private DiskEntity record(String name) {
         return nodes.requireLocal(found(name), "disk " + name);
     }
 
-    private DiskRecord found(String name) {
+    private DiskEntity found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("disk", name));
     }
 
@@ -207,7 +207,7 @@ public class DiskService {
         throw ProblemException.notFound("disk", name);
     }
 
-    private DiskView view(DiskRecord record) {
+    private DiskView view(DiskEntity record) {
         DiskSpec spec = toSpec(record);
         if (!nodes.isLocal(record)) {
             return new DiskView(spec, record.getCreatedAt(), ObjectState.onNode(record.getNode()), null, null, null,
@@ -228,7 +228,7 @@ public class DiskService {
                 disk.faults(), null, record.getNode());
     }
 
-    static DiskSpec toSpec(DiskRecord r) {
+    static DiskSpec toSpec(DiskEntity r) {
         DiskSpec.Remote remote = r.getUri() == null ? null
                 : new DiskSpec.Remote(r.getUri(), r.getConnections() == null ? 1 : r.getConnections());
         return new DiskSpec(r.getName(), typeOf(r), r.getSizeBytes(), r.getLogicalBlockSize(),
@@ -238,13 +238,13 @@ public class DiskService {
                 r.getQueueDepth(), FlushMerging.fromLabel(r.getFlushStrategy()), remote);
     }
 
-    private static DiskType typeOf(DiskRecord r) {
+    private static DiskType typeOf(DiskEntity r) {
         return DiskType.fromLabel(r.getType())
                 .orElseThrow(() -> new IllegalStateException("unknown disk type in database: " + r.getType()));
     }
 
-    private static DiskRecord toRecord(DiskSpec s) {
-        DiskRecord r = new DiskRecord(s.name(), s.type().label(), s.sizeBytes(), s.logicalBlockSize(),
+    private static DiskEntity toRecord(DiskSpec s) {
+        DiskEntity r = new DiskEntity(s.name(), s.type().label(), s.sizeBytes(), s.logicalBlockSize(),
                 s.cache().label(), s.queueDepth(), s.flushMerging().label(),
                 // the database keeps microseconds; truncate so the create answer matches later reads
                 Instant.now().truncatedTo(ChronoUnit.MICROS));

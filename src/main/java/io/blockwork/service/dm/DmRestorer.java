@@ -3,7 +3,7 @@ package io.blockwork.service.dm;
 import io.blockwork.engine.dm.DmConfig;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.TableException;
-import io.blockwork.persistence.dm.DmDeviceRecord;
+import io.blockwork.persistence.dm.DmDeviceEntity;
 import io.blockwork.persistence.dm.DmDeviceRepository;
 import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
@@ -44,14 +44,14 @@ class DmRestorer implements RestorableSource {
         return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
-    private Restorable restorable(DmDeviceRecord record) {
+    private Restorable restorable(DmDeviceEntity record) {
         String name = record.getName();
         return new Restorable(new Ref(DeviceKind.DM.label(), name), DmHolds.refs(record.getUses()),
                 () -> assemble(record),
                 state -> registry.reserve(name, DeviceKind.DM, state));
     }
 
-    private void assemble(DmDeviceRecord r) {
+    private void assemble(DmDeviceEntity r) {
         MappedDevice d;
         try {
             d = MappedDevice.create(r.getName(), r.getUuid(), r.getLiveTable(), holds.lookup(), DmService.config(config, DmService.strategies(r)));

@@ -10,7 +10,7 @@ import io.blockwork.engine.dm.StatusType;
 import io.blockwork.engine.dm.TableException;
 import io.blockwork.engine.dm.TableSpec;
 import io.blockwork.engine.dm.snapshot.SnapshotLocking;
-import io.blockwork.persistence.dm.DmDeviceRecord;
+import io.blockwork.persistence.dm.DmDeviceEntity;
 import io.blockwork.persistence.dm.DmDeviceRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.ManagementOperations;
@@ -81,7 +81,7 @@ public class DmService {
     }
 
     /** The strategies a record keeps. */
-    static DmStrategies strategies(DmDeviceRecord r) {
+    static DmStrategies strategies(DmDeviceEntity r) {
         return new DmStrategies(EmptyFlush.fromLabel(r.getFlushStrategy()),
                 BatchDispatch.Kind.fromLabel(r.getBatchDispatch()), SnapshotLocking.Kind.fromLabel(r.getSnapshotLocking()));
     }
@@ -106,7 +106,7 @@ public class DmService {
             registry.register(name, DeviceKind.DM, d);
             changes.undoOnRollback(() -> registry.unregister(name));
             holds.update(name, Set.of(), holds.uses(d).keySet(), changes);
-            DmDeviceRecord record = new DmDeviceRecord(name, uuid, strategies.emptyFlush().label(),
+            DmDeviceEntity record = new DmDeviceEntity(name, uuid, strategies.emptyFlush().label(),
                     strategies.batchDispatch().label(), strategies.snapshotLocking().label(),
                     // the database keeps microseconds; truncate so the create answer matches later reads
                     Instant.now().truncatedTo(ChronoUnit.MICROS));
@@ -124,7 +124,7 @@ public class DmService {
 
     /** The live (or inactive) table as {@code dmsetup table [--inactive]} prints it; "" for none. */
     public String tableText(String name, boolean inactive) {
-        DmDeviceRecord record = found(name);
+        DmDeviceEntity record = found(name);
         if (nodes.isLocal(record) && registry.require(name).device() instanceof MappedDevice d) {
             return inactive ? d.inactiveTableText() : d.tableText();
         }
@@ -206,7 +206,7 @@ public class DmService {
     public DmView rename(String name, String newName) {
         return management.apply(changes -> {
             DeviceNames.require(newName, "newName");
-            DmDeviceRecord record = record(name);
+            DmDeviceEntity record = record(name);
             if (name.equals(newName)) {
                 return view(record);
             }
@@ -229,9 +229,9 @@ public class DmService {
             changes.undoOnRollback(() -> registry.rename(newName, name));
             holds.rename(name, newName, uses, changes);
             record.setName(newName);
-            DmDeviceRecord saved = save(record);
+            DmDeviceEntity saved = save(record);
             for (Holder h : entry.holders()) {
-                DmDeviceRecord above = found(h.name());
+                DmDeviceEntity above = found(h.name());
                 if (registry.require(h.name()).device() instanceof MappedDevice upper) {
                     save(recordState(above, upper)); // its tables now print the new name
                 }
@@ -248,7 +248,7 @@ public class DmService {
      */
     public void delete(String name, boolean force) {
         management.run(changes -> {
-            DmDeviceRecord record = record(name);
+            DmDeviceEntity record = record(name);
             RegisteredDevice current = registry.require(name);
             MappedDevice d = current.device(MappedDevice.class).orElse(null);
             if (force) {
@@ -285,7 +285,7 @@ public class DmService {
      */
     private DmView change(String name, Consumer<MappedDevice> step) {
         return management.apply(changes -> {
-            DmDeviceRecord record = record(name);
+            DmDeviceEntity record = record(name);
             MappedDevice d = live(name);
             DmSnapshot before = DmSnapshot.of(d);
             Set<String> usesBefore = holds.uses(d).keySet();
@@ -358,28 +358,28 @@ public class DmService {
     }
 
     /** Copies the engine's tables, suspended state and used devices into the record. */
-    private DmDeviceRecord recordState(DmDeviceRecord record, MappedDevice d) {
+    private DmDeviceEntity recordState(DmDeviceEntity record, MappedDevice d) {
         String live = d.tableText();
         String inactive = d.inactiveTableText();
-        if (live.length() > DmDeviceRecord.MAX_TABLE_CHARS || inactive.length() > DmDeviceRecord.MAX_TABLE_CHARS) {
+        if (live.length() > DmDeviceEntity.MAX_TABLE_CHARS || inactive.length() > DmDeviceEntity.MAX_TABLE_CHARS) {
             throw new ProblemException(Problem.INVALID_TABLE, "the table text is longer than "
-                    + DmDeviceRecord.MAX_TABLE_CHARS + " characters").atField("table");
+                    + DmDeviceEntity.MAX_TABLE_CHARS + " characters").atField("table");
         }
         record.setState(live, inactive.isEmpty() ? null : inactive, d.state() == DeviceInfo.State.SUSPENDED);
         record.setUses(holds.usesText(d));
         return record;
     }
 
-    private DmDeviceRecord save(DmDeviceRecord record) {
+    private DmDeviceEntity save(DmDeviceEntity record) {
         return Records.save(repository, record, "dm device " + record.getName());
     }
 
     /** The device's row, for a change: this node's devices only (409 other-node naming the owner). */
-    private DmDeviceRecord record(String name) {
+    private DmDeviceEntity record(String name) {
         return nodes.requireLocal(found(name), "dm device " + name);
     }
 
-    private DmDeviceRecord found(String name) {
+    private DmDeviceEntity found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("dm device", name));
     }
 
@@ -392,7 +392,7 @@ public class DmService {
         throw ProblemException.notFound("dm device", name);
     }
 
-    private DmView view(DmDeviceRecord r) {
+    private DmView view(DmDeviceEntity r) {
         RegisteredDevice entry = nodes.isLocal(r) ? registry.find(r.getName()).orElse(null) : null;
         if (entry == null || !(entry.device() instanceof MappedDevice d)) {
             ObjectState state = !nodes.isLocal(r) ? ObjectState.onNode(r.getNode())

@@ -1,6 +1,6 @@
 package io.blockwork.service.event;
 
-import io.blockwork.persistence.array.ArrayMemberRecord;
+import io.blockwork.persistence.array.ArrayMemberEntity;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,7 +92,7 @@ class EntityEvents implements PostInsertEventListener, PostUpdateEventListener, 
             data.put("renamedFrom", renamedFrom);
         }
         // a member row carries its state and fault reason: the event does too
-        ArrayMemberRecord member = entity instanceof ArrayMemberRecord m && t != EventType.DELETED ? m : null;
+        ArrayMemberEntity member = entity instanceof ArrayMemberEntity m && t != EventType.DELETED ? m : null;
         Event.Draft draft = new Event.Draft(t, ref.kind(), ref.object(), ref.parent(),
                 member == null ? null : member.getState(), member == null ? null : member.getFaultReason(), data);
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {

@@ -1,18 +1,18 @@
 package io.blockwork.service.event;
 
-import io.blockwork.persistence.array.ArrayMemberRecord;
-import io.blockwork.persistence.array.ArrayRecord;
-import io.blockwork.persistence.disk.DiskRecord;
-import io.blockwork.persistence.dm.DmDeviceRecord;
-import io.blockwork.persistence.export.ExportRecord;
-import io.blockwork.persistence.pool.PoolRecord;
-import io.blockwork.persistence.pool.PoolSegmentRecord;
-import io.blockwork.persistence.snapshot.SnapshotRecord;
-import io.blockwork.persistence.thin.ThinPoolRecord;
-import io.blockwork.persistence.thin.ThinVolumeRecord;
-import io.blockwork.persistence.volume.VolumeRecord;
-import io.blockwork.persistence.workload.ExperimentRecord;
-import io.blockwork.persistence.workload.WorkloadRecord;
+import io.blockwork.persistence.array.ArrayMemberEntity;
+import io.blockwork.persistence.array.ArrayEntity;
+import io.blockwork.persistence.disk.DiskEntity;
+import io.blockwork.persistence.dm.DmDeviceEntity;
+import io.blockwork.persistence.export.ExportEntity;
+import io.blockwork.persistence.pool.PoolEntity;
+import io.blockwork.persistence.pool.PoolSegmentEntity;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
+import io.blockwork.persistence.thin.ThinPoolEntity;
+import io.blockwork.persistence.thin.ThinVolumeEntity;
+import io.blockwork.persistence.volume.VolumeEntity;
+import io.blockwork.persistence.workload.ExperimentEntity;
+import io.blockwork.persistence.workload.WorkloadEntity;
 import java.util.function.BiFunction;
 
 /**
@@ -33,31 +33,31 @@ final class EntityRefs {
     /** @param loaded the row of an entity class and id if this transaction has it loaded, else null */
     static Ref of(Object entity, BiFunction<Class<?>, Long, Object> loaded) {
         return switch (entity) {
-            case DiskRecord d -> new Ref(EventKind.DISK, d.getName(), null);
-            case ArrayRecord a -> new Ref(EventKind.ARRAY, a.getName(), null);
-            case ArrayMemberRecord m -> new Ref(EventKind.MEMBER, m.getDeviceName(), m.getArray().getName());
-            case DmDeviceRecord d -> new Ref(EventKind.DM, d.getName(), null);
-            case PoolRecord p -> new Ref(EventKind.POOL, p.getName(), null);
-            case PoolSegmentRecord s -> loaded.apply(PoolRecord.class, s.getPoolId()) instanceof PoolRecord p
+            case DiskEntity d -> new Ref(EventKind.DISK, d.getName(), null);
+            case ArrayEntity a -> new Ref(EventKind.ARRAY, a.getName(), null);
+            case ArrayMemberEntity m -> new Ref(EventKind.MEMBER, m.getDeviceName(), m.getArray().getName());
+            case DmDeviceEntity d -> new Ref(EventKind.DM, d.getName(), null);
+            case PoolEntity p -> new Ref(EventKind.POOL, p.getName(), null);
+            case PoolSegmentEntity s -> loaded.apply(PoolEntity.class, s.getPoolId()) instanceof PoolEntity p
                     ? new Ref(EventKind.POOL, p.getName(), null) : null;
-            case VolumeRecord v -> new Ref(EventKind.VOLUME, v.getName(),
-                    loaded.apply(PoolRecord.class, v.getPoolId()) instanceof PoolRecord p ? p.getName() : null);
-            case SnapshotRecord s -> new Ref(EventKind.SNAPSHOT, s.getName(),
-                    loaded.apply(VolumeRecord.class, s.getVolumeId()) instanceof VolumeRecord v ? v.getName() : null);
-            case ThinPoolRecord p -> new Ref(EventKind.POOL, p.getName(), null);
-            case ThinVolumeRecord s when s.snapshot() -> new Ref(EventKind.SNAPSHOT, s.getName(),
-                    loaded.apply(ThinVolumeRecord.class, s.getOriginId()) instanceof ThinVolumeRecord v ? v.getName() : null);
-            case ThinVolumeRecord v -> new Ref(EventKind.VOLUME, v.getName(),
-                    loaded.apply(ThinPoolRecord.class, v.getThinPoolId()) instanceof ThinPoolRecord p ? p.getName() : null);
-            case ExportRecord e -> new Ref(EventKind.EXPORT, e.getName(), null);
-            case WorkloadRecord w -> new Ref(EventKind.WORKLOAD, String.valueOf(w.getId()), w.getDeviceName());
-            case ExperimentRecord x -> new Ref(EventKind.EXPERIMENT, String.valueOf(x.getId()), null);
+            case VolumeEntity v -> new Ref(EventKind.VOLUME, v.getName(),
+                    loaded.apply(PoolEntity.class, v.getPoolId()) instanceof PoolEntity p ? p.getName() : null);
+            case SnapshotEntity s -> new Ref(EventKind.SNAPSHOT, s.getName(),
+                    loaded.apply(VolumeEntity.class, s.getVolumeId()) instanceof VolumeEntity v ? v.getName() : null);
+            case ThinPoolEntity p -> new Ref(EventKind.POOL, p.getName(), null);
+            case ThinVolumeEntity s when s.snapshot() -> new Ref(EventKind.SNAPSHOT, s.getName(),
+                    loaded.apply(ThinVolumeEntity.class, s.getOriginId()) instanceof ThinVolumeEntity v ? v.getName() : null);
+            case ThinVolumeEntity v -> new Ref(EventKind.VOLUME, v.getName(),
+                    loaded.apply(ThinPoolEntity.class, v.getThinPoolId()) instanceof ThinPoolEntity p ? p.getName() : null);
+            case ExportEntity e -> new Ref(EventKind.EXPORT, e.getName(), null);
+            case WorkloadEntity w -> new Ref(EventKind.WORKLOAD, String.valueOf(w.getId()), w.getDeviceName());
+            case ExperimentEntity x -> new Ref(EventKind.EXPERIMENT, String.valueOf(x.getId()), null);
             default -> null;
         };
     }
 
     /** A pool's extent rows change with its volumes and snapshots: to the pool, that is a change. */
     static boolean partOfParent(Object entity) {
-        return entity instanceof PoolSegmentRecord;
+        return entity instanceof PoolSegmentEntity;
     }
 }

@@ -6,7 +6,7 @@ import io.blockwork.engine.seeds.SeedProgress;
 import io.blockwork.engine.seeds.SeedRun;
 import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.persistence.node.LocalNode;
-import io.blockwork.persistence.workload.ExperimentRecord;
+import io.blockwork.persistence.workload.ExperimentEntity;
 import io.blockwork.persistence.workload.ExperimentRepository;
 import io.blockwork.persistence.workload.RunState;
 import io.blockwork.service.event.Event;
@@ -94,7 +94,7 @@ public class ExperimentService {
         if (stopping) {
             throw new ProblemException(Problem.CONFLICT, "the service is stopping");
         }
-        ExperimentRecord record = new ExperimentRecord(experiment.seed(), secs, Instant.now().truncatedTo(ChronoUnit.MICROS));
+        ExperimentEntity record = new ExperimentEntity(experiment.seed(), secs, Instant.now().truncatedTo(ChronoUnit.MICROS));
         Running placeholder = new Running(-1, null);
         Running busy = current.compareAndExchange(null, placeholder);
         if (busy != null) {
@@ -138,7 +138,7 @@ public class ExperimentService {
     /** Cancels the experiment if it runs (and returns it as recorded), else removes it from the history (null). */
     public ExperimentView cancel(long id) {
         Running r = current.get(); // before the record, for the reason WorkloadService.cancel gives
-        ExperimentRecord record = record(id);
+        ExperimentEntity record = record(id);
         if (r == null || r.id != id) {
             if (record.getState() == RunState.RUNNING) {
                 throw new ProblemException(Problem.CONFLICT, "experiment " + id + " is being recorded; try again");
@@ -171,7 +171,7 @@ public class ExperimentService {
             error = e.toString();
         }
         try {
-            ExperimentRecord record = record(r.id);
+            ExperimentEntity record = record(r.id);
             record.end(how, Instant.now().truncatedTo(ChronoUnit.MICROS),
                     result == null ? null : json.writeValueAsString(result), error);
             repository.save(record);
@@ -247,11 +247,11 @@ public class ExperimentService {
         }
     }
 
-    private ExperimentRecord record(long id) {
+    private ExperimentEntity record(long id) {
         return repository.findById(id).orElseThrow(() -> ProblemException.notFound("experiment", Long.toString(id)));
     }
 
-    private ExperimentView view(ExperimentRecord rec) {
+    private ExperimentView view(ExperimentEntity rec) {
         Running r = current.get();
         boolean live = r != null && r.id == rec.getId() && rec.getState() == RunState.RUNNING;
         ExperimentView.Result result = rec.getResult() == null ? null
@@ -262,7 +262,7 @@ public class ExperimentService {
 
     @EventListener(ApplicationStartedEvent.class)
     void markInterrupted() {
-        for (ExperimentRecord rec : repository.findByStateAndNode(RunState.RUNNING.label(), local.name())) {
+        for (ExperimentEntity rec : repository.findByStateAndNode(RunState.RUNNING.label(), local.name())) {
             rec.end(RunState.INTERRUPTED, rec.getStartedAt(), null, "the service stopped while it ran");
             repository.save(rec);
         }

@@ -1,6 +1,6 @@
 package io.blockwork.service.export;
 
-import io.blockwork.persistence.export.ExportRecord;
+import io.blockwork.persistence.export.ExportEntity;
 import io.blockwork.persistence.export.ExportRepository;
 import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
@@ -35,7 +35,7 @@ class ExportRestorer implements RestorableSource {
         return nodes.local(repository.findAllByOrderByNameAsc()).stream().map(this::restorable).toList();
     }
 
-    private Restorable restorable(ExportRecord record) {
+    private Restorable restorable(ExportEntity record) {
         return new Restorable(new Ref(ExportService.HOLDER_KIND, record.getName()),
                 Set.of(new Ref(record.getDeviceKind(), record.getDeviceName())),
                 () -> exports.assemble(record),

@@ -3,7 +3,7 @@ package io.blockwork.service.export;
 import io.blockwork.engine.block.BlockDevice;
 import io.blockwork.nbd.NbdClient;
 import io.blockwork.nbd.NbdExport;
-import io.blockwork.persistence.export.ExportRecord;
+import io.blockwork.persistence.export.ExportEntity;
 import io.blockwork.persistence.export.ExportRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.EngineChanges;
@@ -84,7 +84,7 @@ public class ExportService implements DroppableHolder {
             changes.undoOnRollback(() -> registry.release(device.name(), holder));
             nbd.exports().add(export);
             changes.undoOnRollback(() -> nbd.exports().remove(spec.name()));
-            ExportRecord record = save(new ExportRecord(spec.name(), device.name(), device.kind().label(),
+            ExportEntity record = save(new ExportEntity(spec.name(), device.name(), device.kind().label(),
                     spec.readOnly(), spec.raw(), spec.description(), Instant.now().truncatedTo(ChronoUnit.MICROS),
                     spec.tlsRequired(), spec.allowedClientTexts()));
             return view(record);
@@ -111,7 +111,7 @@ public class ExportService implements DroppableHolder {
 
     @Override
     public void drop(String name, EngineChanges changes) {
-        ExportRecord record = record(name);
+        ExportEntity record = record(name);
         String device = record.getDeviceName();
         Holder holder = holder(name);
         nbd.exports().remove(name).ifPresent(live -> changes.undoOnRollback(() -> nbd.exports().add(live)));
@@ -131,7 +131,7 @@ public class ExportService implements DroppableHolder {
     /* ---- start-up assembly (ExportRestorer) ---- */
 
     /** Serves a stored export; its device is active (assembly ordered it first). */
-    void assemble(ExportRecord record) {
+    void assemble(ExportEntity record) {
         if (record.isTlsRequired() && !nbd.tlsEnabled()) {
             throw new IllegalStateException("export " + record.getName() + " is served over TLS only, but the NBD "
                     + "server has no TLS configured (blockwork.nbd.tls.bundle)");
@@ -147,7 +147,7 @@ public class ExportService implements DroppableHolder {
      * Keeps a stored export that cannot be served, with why. It still holds its device if the
      * device's name is known, so deleting that device needs force, which removes the export too.
      */
-    void markUnavailable(ExportRecord record, ObjectState state) {
+    void markUnavailable(ExportEntity record, ObjectState state) {
         unavailable.put(record.getName(), state);
         if (registry.find(record.getDeviceName()).isPresent()) {
             try {
@@ -176,24 +176,24 @@ public class ExportService implements DroppableHolder {
         return readOnly ? Claim.READER : raw ? Claim.RAW_WRITER : Claim.WRITER;
     }
 
-    private static Claim claim(ExportRecord r) {
+    private static Claim claim(ExportEntity r) {
         return claim(r.isReadOnly(), r.isRaw());
     }
 
-    private ExportRecord save(ExportRecord record) {
+    private ExportEntity save(ExportEntity record) {
         return Records.save(repository, record, "export " + record.getName());
     }
 
     /** The export's row, for a change: this node's exports only (409 other-node naming the owner). */
-    private ExportRecord record(String name) {
+    private ExportEntity record(String name) {
         return nodes.requireLocal(found(name), "export " + name);
     }
 
-    private ExportRecord found(String name) {
+    private ExportEntity found(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("export", name));
     }
 
-    private ExportView view(ExportRecord r) {
+    private ExportView view(ExportEntity r) {
         NbdExport live = nodes.isLocal(r) ? nbd.exports().find(r.getName()).orElse(null) : null;
         if (live == null) {
             ObjectState state = !nodes.isLocal(r) ? ObjectState.onNode(r.getNode())

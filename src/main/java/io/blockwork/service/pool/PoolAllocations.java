@@ -1,13 +1,13 @@
 package io.blockwork.service.pool;
 
-import io.blockwork.persistence.pool.PoolRecord;
-import io.blockwork.persistence.pool.PoolSegmentRecord;
+import io.blockwork.persistence.pool.PoolEntity;
+import io.blockwork.persistence.pool.PoolSegmentEntity;
 import io.blockwork.persistence.pool.PoolSegmentRepository;
-import io.blockwork.persistence.snapshot.SnapshotRecord;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
 import io.blockwork.persistence.snapshot.SnapshotRepository;
-import io.blockwork.persistence.thin.ThinPoolRecord;
+import io.blockwork.persistence.thin.ThinPoolEntity;
 import io.blockwork.persistence.thin.ThinPoolRepository;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.persistence.volume.VolumeRepository;
 import java.util.HashMap;
 import java.util.List;
@@ -38,10 +38,10 @@ class PoolAllocations {
     }
 
     /** Every run of the pool's allocated extents, in pool order, with its owner's name and kind. */
-    List<PoolAllocation> of(PoolRecord pool) {
-        List<PoolSegmentRecord> runs = segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId());
+    List<PoolAllocation> of(PoolEntity pool) {
+        List<PoolSegmentEntity> runs = segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId());
         Map<ExtentOwner.Kind, Set<Long>> ids = runs.stream().collect(Collectors.groupingBy(
-                s -> ExtentOwner.Kind.ofTag(s.getOwnerKind()), Collectors.mapping(PoolSegmentRecord::getOwnerId,
+                s -> ExtentOwner.Kind.ofTag(s.getOwnerKind()), Collectors.mapping(PoolSegmentEntity::getOwnerId,
                         Collectors.toSet())));
         Map<ExtentOwner, String> names = new HashMap<>();
         ids.forEach((kind, owners) -> names(kind, owners).forEach((id, name) -> names.put(new ExtentOwner(kind, id), name)));
@@ -53,18 +53,18 @@ class PoolAllocations {
     }
 
     /** The thin pools carved from the pool, by name (lvs lists them in their volume group). */
-    List<String> thinPools(PoolRecord pool) {
-        return thinPools.findAllByParentPoolId(pool.getId()).stream().map(ThinPoolRecord::getName).sorted().toList();
+    List<String> thinPools(PoolEntity pool) {
+        return thinPools.findAllByParentPoolId(pool.getId()).stream().map(ThinPoolEntity::getName).sorted().toList();
     }
 
     private Map<Long, String> names(ExtentOwner.Kind kind, Set<Long> ids) {
         return switch (kind) {
             case VOLUME -> volumes.findAllById(ids).stream()
-                    .collect(Collectors.toMap(VolumeRecord::getId, VolumeRecord::getName));
+                    .collect(Collectors.toMap(VolumeEntity::getId, VolumeEntity::getName));
             case SNAPSHOT_COW -> snapshots.findAllById(ids).stream()
-                    .collect(Collectors.toMap(SnapshotRecord::getId, SnapshotRecord::getName));
+                    .collect(Collectors.toMap(SnapshotEntity::getId, SnapshotEntity::getName));
             case THIN_POOL_DATA, THIN_POOL_METADATA -> thinPools.findAllById(ids).stream()
-                    .collect(Collectors.toMap(ThinPoolRecord::getId, ThinPoolRecord::getName));
+                    .collect(Collectors.toMap(ThinPoolEntity::getId, ThinPoolEntity::getName));
         };
     }
 }

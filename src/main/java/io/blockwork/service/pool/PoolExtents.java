@@ -1,7 +1,7 @@
 package io.blockwork.service.pool;
 
-import io.blockwork.persistence.pool.PoolRecord;
-import io.blockwork.persistence.pool.PoolSegmentRecord;
+import io.blockwork.persistence.pool.PoolEntity;
+import io.blockwork.persistence.pool.PoolSegmentEntity;
 import io.blockwork.persistence.pool.PoolSegmentRepository;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
@@ -26,7 +26,7 @@ public class PoolExtents {
     }
 
     /** The pool's allocation map now. */
-    public ExtentMap map(PoolRecord pool) {
+    public ExtentMap map(PoolEntity pool) {
         return ExtentMap.of(pool.getExtentCount(), segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId()).stream()
                 .map(s -> new ExtentRun(s.getPoolStart(), s.getExtentCount())).toList());
     }
@@ -37,7 +37,7 @@ public class PoolExtents {
     }
 
     /** Every owner with extents in the pool. */
-    public List<ExtentOwner> owners(PoolRecord pool) {
+    public List<ExtentOwner> owners(PoolEntity pool) {
         return segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId()).stream()
                 .map(s -> new ExtentOwner(ExtentOwner.Kind.ofTag(s.getOwnerKind()), s.getOwnerId())).distinct().toList();
     }
@@ -49,9 +49,9 @@ public class PoolExtents {
      * @throws ProblemException insufficient-space (naming what is free) if the pool has fewer free
      *         extents; nothing is allocated then
      */
-    public List<Segment> allocate(PoolRecord pool, ExtentOwner owner, long count) {
-        List<PoolSegmentRecord> mine = records(owner);
-        PoolSegmentRecord last = mine.isEmpty() ? null : mine.getLast();
+    public List<Segment> allocate(PoolEntity pool, ExtentOwner owner, long count) {
+        List<PoolSegmentEntity> mine = records(owner);
+        PoolSegmentEntity last = mine.isEmpty() ? null : mine.getLast();
         long owned = last == null ? 0 : last.getOwnerStart() + last.getExtentCount();
         ExtentMap map = map(pool);
         List<ExtentRun> runs = map.place(count, last == null ? -1 : last.getPoolStart() + last.getExtentCount())
@@ -61,7 +61,7 @@ public class PoolExtents {
                 last.setExtentCount(last.getExtentCount() + r.count());
                 segments.save(last);
             } else {
-                last = segments.save(new PoolSegmentRecord(pool.getId(), owner.kind().tag(), owner.id(), owned, r.start(),
+                last = segments.save(new PoolSegmentEntity(pool.getId(), owner.kind().tag(), owner.id(), owned, r.start(),
                         r.count()));
             }
             owned += r.count();
@@ -72,7 +72,7 @@ public class PoolExtents {
 
     /** Keeps the first {@code keep} extents of {@code owner} and frees the rest; returns what it keeps. */
     public List<Segment> truncate(ExtentOwner owner, long keep) {
-        for (PoolSegmentRecord s : records(owner)) {
+        for (PoolSegmentEntity s : records(owner)) {
             if (s.getOwnerStart() >= keep) {
                 segments.delete(s);
             } else if (s.getOwnerStart() + s.getExtentCount() > keep) {
@@ -89,15 +89,15 @@ public class PoolExtents {
         truncate(owner, 0);
     }
 
-    private List<PoolSegmentRecord> records(ExtentOwner owner) {
+    private List<PoolSegmentEntity> records(ExtentOwner owner) {
         return segments.findAllByOwnerKindAndOwnerIdOrderByOwnerStartAsc(owner.kind().tag(), owner.id());
     }
 
-    private static Segment segment(PoolSegmentRecord s) {
+    private static Segment segment(PoolSegmentEntity s) {
         return new Segment(s.getOwnerStart(), s.getPoolStart(), s.getExtentCount());
     }
 
-    private static ProblemException insufficientSpace(PoolRecord pool, ExtentMap map, long needed) {
+    private static ProblemException insufficientSpace(PoolEntity pool, ExtentMap map, long needed) {
         long es = pool.getExtentSizeBytes();
         return new ProblemException(Problem.INSUFFICIENT_SPACE, "pool " + pool.getName() + " has not enough free space for "
                 + ByteUnits.human(needed * es) + " (" + ByteUnits.extents(needed, es) + "): free: "

@@ -1,9 +1,9 @@
 package io.blockwork.service.pool;
 
-import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.pool.PoolEntity;
 import io.blockwork.persistence.pool.PoolRepository;
 import io.blockwork.persistence.thin.ThinPoolRepository;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.persistence.volume.VolumeRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.assembly.Ref;
@@ -99,7 +99,7 @@ public class PoolService {
             changes.undoOnRollback(() -> registry.release(device, holder));
             states.put(name, ObjectState.RUNNING);
             changes.undoOnRollback(() -> states.remove(name));
-            PoolRecord record = save(new PoolRecord(name, device, entry.kind().label(), es, deviceSize / es,
+            PoolEntity record = save(new PoolEntity(name, device, entry.kind().label(), es, deviceSize / es,
                     Instant.now().truncatedTo(ChronoUnit.MICROS)));
             return view(record, true);
         });
@@ -118,9 +118,9 @@ public class PoolService {
     /** Deletes an empty pool and lets go of its device; refused with pool-not-empty while it has volumes. */
     public void delete(String name) {
         management.run(changes -> {
-            PoolRecord record = local(name);
+            PoolEntity record = local(name);
             List<String> names = volumes.findAllByPoolIdOrderByNameAsc(record.getId()).stream()
-                    .map(VolumeRecord::getName).toList();
+                    .map(VolumeEntity::getName).toList();
             List<ExtentOwner> owners = extents.owners(record);
             if (!names.isEmpty() || !owners.isEmpty()) {
                 String what = names.isEmpty() ? "extents owned by " + owners : "volumes " + String.join(", ", names);
@@ -146,7 +146,7 @@ public class PoolService {
     /* ---- for volumes, snapshots and assembly ---- */
 
     /** The pool's record, or not-found. */
-    public PoolRecord record(String name) {
+    public PoolEntity record(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("pool", name));
     }
 
@@ -154,19 +154,19 @@ public class PoolService {
      * The pool's record for a change to it or to its volumes and snapshots, which live on the
      * pool's node: another node's pool is 409 other-node naming the owner.
      */
-    public PoolRecord local(String name) {
+    public PoolEntity local(String name) {
         return nodes.requireLocal(record(name), "pool " + name + " (with its volumes and snapshots)");
     }
 
     /** The record of volume {@code name} in {@code pool}, or not-found. */
-    public VolumeRecord volume(PoolRecord pool, String name) {
+    public VolumeEntity volume(PoolEntity pool, String name) {
         return volumes.findByName(name).filter(v -> v.getPoolId() == pool.getId())
                 .orElseThrow(() -> ProblemException.notFound("volume in pool " + pool.getName(), name));
     }
 
     /** The pool's record if it is active, else conflict naming why not. */
-    public PoolRecord active(String name) {
-        PoolRecord record = record(name);
+    public PoolEntity active(String name) {
+        PoolEntity record = record(name);
         ObjectState state = state(name);
         if (!state.live()) {
             throw new ProblemException(Problem.CONFLICT, "pool " + name + " is not active: " + state.reason());
@@ -179,7 +179,7 @@ public class PoolService {
     }
 
     /** Start-up: the pool's device is active; claims it if it still holds every extent. */
-    void assemble(PoolRecord record) {
+    void assemble(PoolEntity record) {
         RegisteredDevice entry = registry.require(record.getDeviceName());
         long needed = record.getExtentCount() * record.getExtentSizeBytes();
         long size = entry.device().sizeBytes();
@@ -196,7 +196,7 @@ public class PoolService {
      * Start-up: keeps a pool that cannot be assembled, with why. It still holds its device if that
      * is known, so the device is not reused while the pool's volumes are configured on it.
      */
-    void markUnavailable(PoolRecord record, ObjectState state) {
+    void markUnavailable(PoolEntity record, ObjectState state) {
         states.put(record.getName(), state);
         if (registry.find(record.getDeviceName()).isPresent()) {
             try {
@@ -208,7 +208,7 @@ public class PoolService {
     }
 
     /** The assembly reference of a pool: what its volumes are assembled after. */
-    public static Ref ref(PoolRecord pool) {
+    public static Ref ref(PoolEntity pool) {
         return new Ref(HOLDER_KIND, pool.getName());
     }
 
@@ -233,15 +233,15 @@ public class PoolService {
         }
     }
 
-    private PoolRecord save(PoolRecord record) {
+    private PoolEntity save(PoolEntity record) {
         return Records.save(repository, record, "pool " + record.getName());
     }
 
-    private PoolView view(PoolRecord r, boolean withAllocations) {
+    private PoolView view(PoolEntity r, boolean withAllocations) {
         ExtentMap map = extents.map(r);
         Long deviceSize = registry.find(r.getDeviceName()).filter(RegisteredDevice::live)
                 .map(e -> e.device().sizeBytes()).orElse(null);
-        List<String> names = volumes.findAllByPoolIdOrderByNameAsc(r.getId()).stream().map(VolumeRecord::getName)
+        List<String> names = volumes.findAllByPoolIdOrderByNameAsc(r.getId()).stream().map(VolumeEntity::getName)
                 .toList();
         boolean local = nodes.isLocal(r);
         return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), local ? deviceSize : null,

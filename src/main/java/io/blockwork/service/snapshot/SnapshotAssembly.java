@@ -2,10 +2,10 @@ package io.blockwork.service.snapshot;
 
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.snapshot.StoreType;
-import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.pool.PoolEntity;
 import io.blockwork.persistence.pool.PoolRepository;
-import io.blockwork.persistence.snapshot.SnapshotRecord;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
@@ -43,13 +43,13 @@ class SnapshotAssembly {
     }
 
     /** Rebuilds the snapshots of a volume whose (linear) device was just assembled. */
-    void assemble(VolumeRecord volume) {
-        List<SnapshotRecord> all = records.of(volume);
+    void assemble(VolumeEntity volume) {
+        List<SnapshotEntity> all = records.of(volume);
         if (all.isEmpty()) {
             return;
         }
-        PoolRecord pool = pools.findById(volume.getPoolId()).orElseThrow();
-        SnapshotRecord merge = all.stream().filter(SnapshotRecord::isMerging).findFirst().orElse(null);
+        PoolEntity pool = pools.findById(volume.getPoolId()).orElseThrow();
+        SnapshotEntity merge = all.stream().filter(SnapshotEntity::isMerging).findFirst().orElse(null);
         MappedDevice v;
         try {
             v = devices.liveVolume(volume.getName());
@@ -66,20 +66,20 @@ class SnapshotAssembly {
                 devices.makeOrigin(v);
             }
         } catch (RuntimeException e) {
-            for (SnapshotRecord r : all) {
+            for (SnapshotEntity r : all) {
                 holds.reserve(r.getName(), ObjectState.failed("volume " + volume.getName()
                         + " could not become its origin: " + e.getMessage()));
             }
             return;
         }
-        for (SnapshotRecord r : all) {
+        for (SnapshotEntity r : all) {
             if (r != merge) {
                 assemble(r, v, pool);
             }
         }
     }
 
-    private void assemble(SnapshotRecord r, MappedDevice v, PoolRecord pool) {
+    private void assemble(SnapshotEntity r, MappedDevice v, PoolEntity pool) {
         String name = r.getName();
         MappedDevice cow = null;
         try {

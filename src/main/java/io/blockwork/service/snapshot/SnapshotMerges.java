@@ -5,9 +5,9 @@ import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.snapshot.SnapshotStatus;
 import io.blockwork.engine.dm.snapshot.StoreType;
 import io.blockwork.engine.dm.targets.Snapshots;
-import io.blockwork.persistence.pool.PoolRecord;
-import io.blockwork.persistence.snapshot.SnapshotRecord;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.pool.PoolEntity;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.persistence.volume.VolumeRepository;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
@@ -104,9 +104,9 @@ public class SnapshotMerges {
      */
     public SnapshotView merge(String poolName, String volumeName, String name) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.local(poolName);
-            VolumeRecord volume = pools.volume(pool, volumeName);
-            SnapshotRecord record = records.of(volume, name);
+            PoolEntity pool = pools.local(poolName);
+            VolumeEntity volume = pools.volume(pool, volumeName);
+            SnapshotEntity record = records.of(volume, name);
             records.merging(volume).ifPresent(r -> {
                 throw new ProblemException(Problem.INVALID_STATE, "volume " + volumeName + " is merging snapshot "
                         + r.getName() + " already; one merge at a time").with("merging", r.getName());
@@ -223,8 +223,8 @@ public class SnapshotMerges {
     /** If the merge of {@code name} is done: the volume back to snapshot-origin (or linear), the snapshot gone. */
     void finishMerge(String name) {
         management.run(changes -> {
-            SnapshotRecord record = records.find(name).filter(SnapshotRecord::isMerging).orElse(null);
-            VolumeRecord volume = record == null ? null : volumes.findById(record.getVolumeId()).orElse(null);
+            SnapshotEntity record = records.find(name).filter(SnapshotEntity::isMerging).orElse(null);
+            VolumeEntity volume = record == null ? null : volumes.findById(record.getVolumeId()).orElse(null);
             if (volume == null) {
                 merging.remove(name);
                 return;

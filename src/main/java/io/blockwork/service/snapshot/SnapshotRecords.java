@@ -1,8 +1,8 @@
 package io.blockwork.service.snapshot;
 
-import io.blockwork.persistence.snapshot.SnapshotRecord;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
 import io.blockwork.persistence.snapshot.SnapshotRepository;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.service.consistency.Records;
 import io.blockwork.service.pool.ExtentOwner;
 import io.blockwork.service.pool.PoolExtents;
@@ -24,41 +24,41 @@ class SnapshotRecords {
     }
 
     /** The volume's snapshots, oldest first. */
-    List<SnapshotRecord> of(VolumeRecord volume) {
+    List<SnapshotEntity> of(VolumeEntity volume) {
         return repository.findAllByVolumeIdOrderByIdAsc(volume.getId());
     }
 
-    List<String> names(VolumeRecord volume) {
-        return of(volume).stream().map(SnapshotRecord::getName).toList();
+    List<String> names(VolumeEntity volume) {
+        return of(volume).stream().map(SnapshotEntity::getName).toList();
     }
 
     /** The snapshot the volume is merging, if any. */
-    Optional<SnapshotRecord> merging(VolumeRecord volume) {
-        return of(volume).stream().filter(SnapshotRecord::isMerging).findFirst();
+    Optional<SnapshotEntity> merging(VolumeEntity volume) {
+        return of(volume).stream().filter(SnapshotEntity::isMerging).findFirst();
     }
 
     /** Snapshot {@code name} of {@code volume}, or not-found. */
-    SnapshotRecord of(VolumeRecord volume, String name) {
+    SnapshotEntity of(VolumeEntity volume, String name) {
         return repository.findByName(name).filter(s -> s.getVolumeId() == volume.getId())
                 .orElseThrow(() -> ProblemException.notFound("snapshot of volume " + volume.getName(), name));
     }
 
-    Optional<SnapshotRecord> find(String name) {
+    Optional<SnapshotEntity> find(String name) {
         return repository.findByName(name);
     }
 
-    SnapshotRecord save(SnapshotRecord record) {
+    SnapshotEntity save(SnapshotEntity record) {
         return Records.save(repository, record, "snapshot " + record.getName());
     }
 
     /** The snapshot's COW extents are freed and its record deleted. */
-    void forget(SnapshotRecord record) {
+    void forget(SnapshotEntity record) {
         extents.release(owner(record));
         repository.delete(record);
         repository.flush();
     }
 
-    static ExtentOwner owner(SnapshotRecord record) {
+    static ExtentOwner owner(SnapshotEntity record) {
         return ExtentOwner.snapshot(record.getId());
     }
 }

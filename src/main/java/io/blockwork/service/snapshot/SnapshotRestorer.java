@@ -1,7 +1,7 @@
 package io.blockwork.service.snapshot;
 
 import io.blockwork.persistence.snapshot.SnapshotRepository;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.persistence.volume.VolumeRepository;
 import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.Ref;
@@ -40,8 +40,8 @@ class SnapshotRestorer implements RestorableSource {
 
     @Override
     public List<Restorable> restorables() {
-        Map<Long, VolumeRecord> byId = volumes.findAll().stream()
-                .collect(Collectors.toMap(VolumeRecord::getId, Function.identity()));
+        Map<Long, VolumeEntity> byId = volumes.findAll().stream()
+                .collect(Collectors.toMap(VolumeEntity::getId, Function.identity()));
         return nodes.local(repository.findAllByOrderByIdAsc()).stream()
                 .map(s -> new Restorable(new Ref(DeviceKind.SNAPSHOT.label(), s.getName()),
                         Set.of(VolumeService.ref(byId.get(s.getVolumeId()))),

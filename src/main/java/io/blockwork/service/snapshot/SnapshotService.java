@@ -5,9 +5,9 @@ import io.blockwork.engine.dm.DmException;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.snapshot.StoreType;
 import io.blockwork.engine.dm.targets.Snapshots;
-import io.blockwork.persistence.pool.PoolRecord;
-import io.blockwork.persistence.snapshot.SnapshotRecord;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.pool.PoolEntity;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
@@ -73,8 +73,8 @@ public class SnapshotService implements VolumeSnapshots {
 
     public SnapshotView create(String poolName, String volumeName, NewSnapshot s) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.local(poolName);
-            VolumeRecord volume = pools.volume(pool, volumeName);
+            PoolEntity pool = pools.local(poolName);
+            VolumeEntity volume = pools.volume(pool, volumeName);
             String name = DeviceNames.require(s.name(), "name");
             long es = pool.getExtentSizeBytes();
             long chunkSectors = s.chunkSectors();
@@ -97,7 +97,7 @@ public class SnapshotService implements VolumeSnapshots {
             if (!origin) {
                 requireFreeDerived(SnapshotDevices.realName(volumeName), "volume");
             }
-            SnapshotRecord record = records.save(new SnapshotRecord(name, volume.getId(), count, chunkSectors,
+            SnapshotEntity record = records.save(new SnapshotEntity(name, volume.getId(), count, chunkSectors,
                     store.code(),
                     // the database keeps microseconds; truncate so the create answer matches later reads
                     Instant.now().truncatedTo(ChronoUnit.MICROS)));
@@ -127,19 +127,19 @@ public class SnapshotService implements VolumeSnapshots {
     }
 
     public List<SnapshotView> list(String poolName, String volumeName) {
-        PoolRecord pool = pools.record(poolName);
-        VolumeRecord volume = pools.volume(pool, volumeName);
+        PoolEntity pool = pools.record(poolName);
+        VolumeEntity volume = pools.volume(pool, volumeName);
         return records.of(volume).stream().map(r -> views.view(r, volume, pool)).toList();
     }
 
     public SnapshotView get(String poolName, String volumeName, String name) {
-        PoolRecord pool = pools.record(poolName);
-        VolumeRecord volume = pools.volume(pool, volumeName);
+        PoolEntity pool = pools.record(poolName);
+        VolumeEntity volume = pools.volume(pool, volumeName);
         return views.view(records.of(volume, name), volume, pool);
     }
 
     @Override
-    public List<String> names(VolumeRecord volume) {
+    public List<String> names(VolumeEntity volume) {
         return records.names(volume);
     }
 
@@ -151,20 +151,20 @@ public class SnapshotService implements VolumeSnapshots {
      */
     public void delete(String poolName, String volumeName, String name, boolean force) {
         management.run(changes -> {
-            PoolRecord pool = pools.local(poolName);
-            VolumeRecord volume = pools.volume(pool, volumeName);
+            PoolEntity pool = pools.local(poolName);
+            VolumeEntity volume = pools.volume(pool, volumeName);
             drop(volume, records.of(volume, name), force, changes);
         });
     }
 
     @Override
-    public void dropAll(VolumeRecord volume, EngineChanges changes) {
-        for (SnapshotRecord r : records.of(volume)) {
+    public void dropAll(VolumeEntity volume, EngineChanges changes) {
+        for (SnapshotEntity r : records.of(volume)) {
             drop(volume, r, true, changes);
         }
     }
 
-    private void drop(VolumeRecord volume, SnapshotRecord record, boolean force, EngineChanges changes) {
+    private void drop(VolumeEntity volume, SnapshotEntity record, boolean force, EngineChanges changes) {
         String name = record.getName();
         if (record.isMerging()) {
             throw new ProblemException(Problem.INVALID_STATE, "snapshot " + name + " is merging into volume "
@@ -193,7 +193,7 @@ public class SnapshotService implements VolumeSnapshots {
     /* ---- start-up ---- */
 
     @Override
-    public void assemble(VolumeRecord volume) {
+    public void assemble(VolumeEntity volume) {
         assembly.assemble(volume);
     }
 

@@ -2,8 +2,8 @@ package io.blockwork.service.snapshot;
 
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.targets.Snapshots;
-import io.blockwork.persistence.snapshot.SnapshotRecord;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.device.DeviceRegistry;
 import org.springframework.stereotype.Component;
@@ -30,7 +30,7 @@ class SnapshotTeardown {
     }
 
     /** Takes {@code record} out of {@code volume}; its own device or reserved name is the caller's. */
-    void takeOut(VolumeRecord volume, SnapshotRecord record, EngineChanges changes) {
+    void takeOut(VolumeEntity volume, SnapshotEntity record, EngineChanges changes) {
         MappedDevice cow = holds.unregister(SnapshotDevices.cowName(record.getName()),
                 SnapshotHolds.holder(record.getName()), changes);
         MappedDevice v = registry.find(volume.getName(), MappedDevice.class).orElse(null);
@@ -49,7 +49,7 @@ class SnapshotTeardown {
      * The volume after {@code record} goes: snapshot-origin if other snapshots remain, else linear
      * again, when its {@code -real} device is unregistered and returned for removal after the commit.
      */
-    private MappedDevice removeOrigin(VolumeRecord volume, MappedDevice v, SnapshotRecord record,
+    private MappedDevice removeOrigin(VolumeEntity volume, MappedDevice v, SnapshotEntity record,
                                       EngineChanges changes) {
         boolean last = records.of(volume).stream().allMatch(r -> r.getId().equals(record.getId()));
         String before = v.tableText();

@@ -4,9 +4,9 @@ import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.snapshot.SnapshotStatus;
 import io.blockwork.engine.dm.snapshot.StoreType;
 import io.blockwork.engine.dm.targets.Snapshots;
-import io.blockwork.persistence.pool.PoolRecord;
-import io.blockwork.persistence.snapshot.SnapshotRecord;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.pool.PoolEntity;
+import io.blockwork.persistence.snapshot.SnapshotEntity;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.service.node.NodeScope;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.device.DeviceRegistry;
@@ -28,7 +28,7 @@ class SnapshotViews {
         this.nodes = nodes;
     }
 
-    SnapshotView view(SnapshotRecord r, VolumeRecord volume, PoolRecord pool) {
+    SnapshotView view(SnapshotEntity r, VolumeEntity volume, PoolEntity pool) {
         boolean local = nodes.isLocal(pool);
         RegisteredDevice entry = local ? registry.find(r.getName()).orElse(null) : null;
         long es = pool.getExtentSizeBytes();

@@ -3,11 +3,11 @@ package io.blockwork.service.thin;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.thin.Pool;
 import io.blockwork.engine.dm.thin.PoolMetadata;
-import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.pool.PoolEntity;
 import io.blockwork.persistence.pool.PoolRepository;
-import io.blockwork.persistence.thin.ThinPoolRecord;
+import io.blockwork.persistence.thin.ThinPoolEntity;
 import io.blockwork.persistence.thin.ThinPoolRepository;
-import io.blockwork.persistence.thin.ThinVolumeRecord;
+import io.blockwork.persistence.thin.ThinVolumeEntity;
 import io.blockwork.persistence.thin.ThinVolumeRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.assembly.Ref;
@@ -100,7 +100,7 @@ public class ThinPoolService {
             String discards = r.discardMode();
             String tpool = ThinDevices.poolDevice(name);
             requireFreeDerived(tpool);
-            ThinPoolRecord record;
+            ThinPoolEntity record;
             String metadata;
             String data;
             if (r.carved()) {
@@ -112,7 +112,7 @@ public class ThinPoolService {
                     throw ProblemException.invalid("from", r.from() + " is a thin pool; a thin pool is carved from a"
                             + " classic pool");
                 }
-                PoolRecord parent;
+                PoolEntity parent;
                 try {
                     pools.local(r.from());
                     parent = pools.active(r.from());
@@ -136,7 +136,7 @@ public class ThinPoolService {
                 data = ThinDevices.dataDevice(name);
                 requireFreeDerived(metadata);
                 requireFreeDerived(data);
-                record = save(new ThinPoolRecord(name, null, null, null, null, parent.getId(), chunk, dataBlocks,
+                record = save(new ThinPoolEntity(name, null, null, null, null, parent.getId(), chunk, dataBlocks,
                         lowWater(r, chunk), Boolean.TRUE.equals(r.errorWhenFull()), r.zero() == null || r.zero(), discards,
                         now()));
                 List<Segment> metaSegments = extents.allocate(parent, metadataOwner(record), metaExtents);
@@ -171,7 +171,7 @@ public class ThinPoolService {
                 claim(r.metadataDevice(), name, "metadataDevice", changes);
                 metadata = r.metadataDevice();
                 data = r.dataDevice();
-                record = save(new ThinPoolRecord(name, data, de.kind().label(), metadata, me.kind().label(), null, chunk,
+                record = save(new ThinPoolEntity(name, data, de.kind().label(), metadata, me.kind().label(), null, chunk,
                         dataBlocks, lowWater(r, chunk), Boolean.TRUE.equals(r.errorWhenFull()),
                         r.zero() == null || r.zero(), discards, now()));
             }
@@ -206,11 +206,11 @@ public class ThinPoolService {
      */
     public PoolView grow(String name, Long sizeBytes, Long metadataBytes) {
         return management.apply(changes -> {
-            ThinPoolRecord r = active(name);
+            ThinPoolEntity r = active(name);
             long chunk = r.getBlockSizeBytes();
             long dataBlocks;
             if (r.carved()) {
-                PoolRecord parent = classicPools.findById(r.getParentPoolId()).orElseThrow();
+                PoolEntity parent = classicPools.findById(r.getParentPoolId()).orElseThrow();
                 long es = parent.getExtentSizeBytes();
                 if (sizeBytes == null && metadataBytes == null) {
                     throw ProblemException.invalid("size", "nothing to change: give a new size and/or metadataSize");
@@ -250,7 +250,7 @@ public class ThinPoolService {
     }
 
     /** Gives a carved device more extents (to at least {@code bytes}) and swaps its larger table in; returns its extents. */
-    private long growCarved(PoolRecord parent, ExtentOwner owner, String device, long bytes, String field,
+    private long growCarved(PoolEntity parent, ExtentOwner owner, String device, long bytes, String field,
                             EngineChanges changes) {
         long es = parent.getExtentSizeBytes();
         List<Segment> now = extents.segments(owner);
@@ -274,9 +274,9 @@ public class ThinPoolService {
     /** Deletes a thin pool without volumes, its devices, and (carved) its extents. */
     public void delete(String name) {
         management.run(changes -> {
-            ThinPoolRecord r = local(name);
+            ThinPoolEntity r = local(name);
             List<String> names = volumes.findAllByThinPoolIdOrderByNameAsc(r.getId()).stream()
-                    .map(ThinVolumeRecord::getName).toList();
+                    .map(ThinVolumeEntity::getName).toList();
             if (!names.isEmpty()) {
                 throw new ProblemException(Problem.POOL_NOT_EMPTY, "thin pool " + name + " still has volumes and"
                         + " snapshots " + String.join(", ", names) + "; delete them first").with("volumes", names);
@@ -314,11 +314,11 @@ public class ThinPoolService {
 
     /* ---- for thin volumes and assembly ---- */
 
-    public ThinPoolRecord record(String name) {
+    public ThinPoolEntity record(String name) {
         return repository.findByName(name).orElseThrow(() -> ProblemException.notFound("thin pool", name));
     }
 
-    ThinPoolRecord byId(long id) {
+    ThinPoolEntity byId(long id) {
         return repository.findById(id).orElseThrow(() -> new IllegalStateException("thin pool #" + id + " is not configured"));
     }
 
@@ -326,13 +326,13 @@ public class ThinPoolService {
      * The record for a change to the thin pool or to its thin volumes and snapshots, which live on
      * the pool's node: another node's pool is 409 other-node naming the owner.
      */
-    public ThinPoolRecord local(String name) {
+    public ThinPoolEntity local(String name) {
         return nodes.requireLocal(record(name), "thin pool " + name + " (with its thin volumes and snapshots)");
     }
 
     /** The record of a thin pool of this node that is active, else conflict naming why not. */
-    public ThinPoolRecord active(String name) {
-        ThinPoolRecord r = local(name);
+    public ThinPoolEntity active(String name) {
+        ThinPoolEntity r = local(name);
         ObjectState s = states.getOrDefault(name, ObjectState.failed("not assembled"));
         if (!s.live()) {
             throw new ProblemException(Problem.CONFLICT, "thin pool " + name + " is not active: " + s.reason());
@@ -341,20 +341,20 @@ public class ThinPoolService {
     }
 
     /** The pool's live device ({@code <pool>-tpool}). */
-    MappedDevice poolDevice(ThinPoolRecord r) {
+    MappedDevice poolDevice(ThinPoolEntity r) {
         return devices.live(ThinDevices.poolDevice(r.getName()));
     }
 
-    Optional<Pool> engine(ThinPoolRecord r) {
+    Optional<Pool> engine(ThinPoolEntity r) {
         return registry.find(ThinDevices.poolDevice(r.getName()), MappedDevice.class).flatMap(devices::pool);
     }
 
     /** Start-up: rebuilds the pool's devices; its data and metadata devices (or its classic pool) are active. */
-    void assemble(ThinPoolRecord r) {
+    void assemble(ThinPoolEntity r) {
         String name = r.getName();
         Holder holder = holder(name);
         if (r.carved()) {
-            PoolRecord parent = classicPools.findById(r.getParentPoolId())
+            PoolEntity parent = classicPools.findById(r.getParentPoolId())
                     .orElseThrow(() -> new IllegalStateException("its classic pool #" + r.getParentPoolId() + " is gone"));
             for (ExtentOwner owner : List.of(metadataOwner(r), dataOwner(r))) {
                 String device = owner.kind() == ExtentOwner.Kind.THIN_POOL_METADATA ? ThinDevices.metadataDevice(name)
@@ -384,7 +384,7 @@ public class ThinPoolService {
      * database transaction did not commit (a crash between the pool's commit and H2's). They are
      * deleted, so that their blocks go back and their ids can be handed out again.
      */
-    private void forgetUnknownThinDevices(ThinPoolRecord r, MappedDevice tpool) {
+    private void forgetUnknownThinDevices(ThinPoolEntity r, MappedDevice tpool) {
         java.util.Set<Long> known = new java.util.HashSet<>();
         volumes.findAllByThinPoolIdOrderByNameAsc(r.getId()).forEach(v -> known.add(v.getThinId()));
         devices.pool(tpool).ifPresent(p -> {
@@ -403,16 +403,16 @@ public class ThinPoolService {
         });
     }
 
-    void markUnavailable(ThinPoolRecord r, ObjectState state) {
+    void markUnavailable(ThinPoolEntity r, ObjectState state) {
         states.put(r.getName(), state);
     }
 
-    static Ref ref(ThinPoolRecord r) {
+    static Ref ref(ThinPoolEntity r) {
         return new Ref(HOLDER_KIND, r.getName());
     }
 
     /** What a pool is assembled after: its two devices, or its classic pool. */
-    Ref[] dependencies(ThinPoolRecord r) {
+    Ref[] dependencies(ThinPoolEntity r) {
         if (r.carved()) {
             return classicPools.findById(r.getParentPoolId()).map(p -> new Ref[] {PoolService.ref(p)})
                     .orElse(new Ref[0]);
@@ -422,18 +422,18 @@ public class ThinPoolService {
 
     /* ---- views ---- */
 
-    boolean isLocal(ThinPoolRecord r) {
+    boolean isLocal(ThinPoolEntity r) {
         return nodes.isLocal(r);
     }
 
-    PoolView view(ThinPoolRecord r) {
+    PoolView view(ThinPoolEntity r) {
         boolean local = nodes.isLocal(r);
         ObjectState state = !local ? ObjectState.onNode(r.getNode())
                 : states.getOrDefault(r.getName(), ObjectState.failed("not assembled"));
         long chunk = r.getBlockSizeBytes();
-        List<ThinVolumeRecord> all = volumes.findAllByThinPoolIdOrderByNameAsc(r.getId());
-        List<String> names = all.stream().filter(v -> !v.snapshot()).map(ThinVolumeRecord::getName).toList();
-        long virtual = all.stream().mapToLong(ThinVolumeRecord::getSizeBytes).sum();
+        List<ThinVolumeEntity> all = volumes.findAllByThinPoolIdOrderByNameAsc(r.getId());
+        List<String> names = all.stream().filter(v -> !v.snapshot()).map(ThinVolumeEntity::getName).toList();
+        long virtual = all.stream().mapToLong(ThinVolumeEntity::getSizeBytes).sum();
         Optional<Pool> pool = state.live() ? engine(r) : Optional.empty();
         PoolMetadata.Usage u = pool.map(p -> p.metadata().usage()).orElse(null);
         long dataBlocks = u == null ? r.getDataBlocks() : u.dataBlocks();
@@ -442,7 +442,7 @@ public class ThinPoolService {
         String status = pool.isPresent() ? registry.find(tpool, MappedDevice.class).map(d -> d.statusText().strip())
                 .orElse(null) : null;
         ThinPoolUsage usage = new ThinPoolUsage(dataName(r), metadataName(r),
-                r.carved() ? classicPools.findById(r.getParentPoolId()).map(PoolRecord::getName).orElse(null) : null,
+                r.carved() ? classicPools.findById(r.getParentPoolId()).map(PoolEntity::getName).orElse(null) : null,
                 chunk, dataBlocks * chunk, used * chunk, u == null ? null : percent(used, dataBlocks),
                 u == null ? 0 : u.metadataBlocks() * 4096, u == null ? 0 : u.usedMetadataBlocks() * 4096,
                 u == null ? null : percent(u.usedMetadataBlocks(), u.metadataBlocks()), virtual,
@@ -466,15 +466,15 @@ public class ThinPoolService {
         return new Holder(HOLDER_KIND, pool);
     }
 
-    static String metadataName(ThinPoolRecord r) {
+    static String metadataName(ThinPoolEntity r) {
         return r.carved() ? ThinDevices.metadataDevice(r.getName()) : r.getMetadataDevice();
     }
 
-    static String dataName(ThinPoolRecord r) {
+    static String dataName(ThinPoolEntity r) {
         return r.carved() ? ThinDevices.dataDevice(r.getName()) : r.getDataDevice();
     }
 
-    static io.blockwork.engine.dm.thin.PoolFeatures features(ThinPoolRecord r) {
+    static io.blockwork.engine.dm.thin.PoolFeatures features(ThinPoolEntity r) {
         return NewThinPool.features(r.isErrorWhenFull(), r.isZeroNewBlocks(), r.getDiscards());
     }
 
@@ -489,11 +489,11 @@ public class ThinPoolService {
         return Math.ceilDiv(r.lowWaterBytes(), chunk);
     }
 
-    private static ExtentOwner dataOwner(ThinPoolRecord r) {
+    private static ExtentOwner dataOwner(ThinPoolEntity r) {
         return ExtentOwner.thinPoolData(r.getId());
     }
 
-    private static ExtentOwner metadataOwner(ThinPoolRecord r) {
+    private static ExtentOwner metadataOwner(ThinPoolEntity r) {
         return ExtentOwner.thinPoolMetadata(r.getId());
     }
 
@@ -547,7 +547,7 @@ public class ThinPoolService {
         }
     }
 
-    ThinPoolRecord save(ThinPoolRecord r) {
+    ThinPoolEntity save(ThinPoolEntity r) {
         return Records.save(repository, r, "thin pool " + r.getName());
     }
 

@@ -1,6 +1,6 @@
 package io.blockwork.service.thin;
 
-import io.blockwork.persistence.thin.ThinPoolRecord;
+import io.blockwork.persistence.thin.ThinPoolEntity;
 import io.blockwork.persistence.thin.ThinPoolRepository;
 import io.blockwork.persistence.thin.ThinVolumeRepository;
 import io.blockwork.service.assembly.Ref;
@@ -47,9 +47,9 @@ class ThinRestorer implements RestorableSource {
     public List<Restorable> restorables() {
         List<Restorable> out = new ArrayList<>();
         // this node's pools, and the thin volumes and snapshots of those
-        Map<Long, ThinPoolRecord> byId = nodes.local(pools.findAll()).stream()
-                .collect(Collectors.toMap(ThinPoolRecord::getId, Function.identity()));
-        for (ThinPoolRecord p : byId.values()) {
+        Map<Long, ThinPoolEntity> byId = nodes.local(pools.findAll()).stream()
+                .collect(Collectors.toMap(ThinPoolEntity::getId, Function.identity()));
+        for (ThinPoolEntity p : byId.values()) {
             out.add(new Restorable(ThinPoolService.ref(p), Set.of(poolService.dependencies(p)),
                     () -> poolService.assemble(p), state -> poolService.markUnavailable(p, state)));
         }

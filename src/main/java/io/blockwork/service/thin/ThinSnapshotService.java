@@ -1,8 +1,8 @@
 package io.blockwork.service.thin;
 
 import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.persistence.thin.ThinPoolRecord;
-import io.blockwork.persistence.thin.ThinVolumeRecord;
+import io.blockwork.persistence.thin.ThinPoolEntity;
+import io.blockwork.persistence.thin.ThinVolumeEntity;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceNames;
@@ -49,10 +49,10 @@ public class ThinSnapshotService {
      */
     public SnapshotView create(String poolName, String volumeName, String name, String source) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.local(poolName);
-            ThinVolumeRecord volume = volumes.volume(pool, volumeName);
+            ThinPoolEntity pool = pools.local(poolName);
+            ThinVolumeEntity volume = volumes.volume(pool, volumeName);
             DeviceNames.require(name, "name");
-            ThinVolumeRecord from = source == null || source.equals(volumeName) ? volume : sourceSnapshot(volume, source);
+            ThinVolumeEntity from = source == null || source.equals(volumeName) ? volume : sourceSnapshot(volume, source);
             registry.requireFree(name);
             pools.active(poolName);
             MappedDevice origin = registry.find(from.getName(), MappedDevice.class).orElse(null);
@@ -60,14 +60,14 @@ public class ThinSnapshotService {
             MappedDevice tpool = pools.poolDevice(pool);
             devices.snapshot(tpool, origin, from.getThinId(), id);
             changes.undoOnRollback(() -> devices.message(tpool, "delete " + id));
-            ThinVolumeRecord record = volumes.save(new ThinVolumeRecord(name, pool.getId(), id, from.getSizeBytes(),
+            ThinVolumeEntity record = volumes.save(new ThinVolumeEntity(name, pool.getId(), id, from.getSizeBytes(),
                     volume.getId(), from.getName(), ThinVolumeService.now()));
             thinVolumes.register(record, pool, DeviceKind.SNAPSHOT, changes);
             return volumes.snapshotView(record, volume, pool, null);
         });
     }
 
-    private ThinVolumeRecord sourceSnapshot(ThinVolumeRecord volume, String source) {
+    private ThinVolumeEntity sourceSnapshot(ThinVolumeEntity volume, String source) {
         try {
             return volumes.snapshot(volume, source);
         } catch (ProblemException e) {
@@ -77,22 +77,22 @@ public class ThinSnapshotService {
     }
 
     public List<SnapshotView> list(String poolName, String volumeName) {
-        ThinPoolRecord pool = pools.record(poolName);
-        ThinVolumeRecord volume = volumes.volume(pool, volumeName);
+        ThinPoolEntity pool = pools.record(poolName);
+        ThinVolumeEntity volume = volumes.volume(pool, volumeName);
         return volumes.snapshots(volume).stream().map(s -> volumes.snapshotView(s, volume, pool, null)).toList();
     }
 
     public SnapshotView get(String poolName, String volumeName, String name) {
-        ThinPoolRecord pool = pools.record(poolName);
-        ThinVolumeRecord volume = volumes.volume(pool, volumeName);
+        ThinPoolEntity pool = pools.record(poolName);
+        ThinVolumeEntity volume = volumes.volume(pool, volumeName);
         return volumes.snapshotView(volumes.snapshot(volume, name), volume, pool, null);
     }
 
     /** Deletes a snapshot; refused with device-busy while exported, unless {@code force}. */
     public void delete(String poolName, String volumeName, String name, boolean force) {
         management.run(changes -> {
-            ThinPoolRecord pool = pools.local(poolName);
-            ThinVolumeRecord volume = volumes.volume(pool, volumeName);
+            ThinPoolEntity pool = pools.local(poolName);
+            ThinVolumeEntity volume = volumes.volume(pool, volumeName);
             thinVolumes.drop(pool, volumes.snapshot(volume, name), force, changes);
         });
     }
@@ -104,9 +104,9 @@ public class ThinSnapshotService {
      */
     public SnapshotView merge(String poolName, String volumeName, String name) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.local(poolName);
-            ThinVolumeRecord volume = volumes.volume(pool, volumeName);
-            ThinVolumeRecord snap = volumes.snapshot(volume, name);
+            ThinPoolEntity pool = pools.local(poolName);
+            ThinVolumeEntity volume = volumes.volume(pool, volumeName);
+            ThinVolumeEntity snap = volumes.snapshot(volume, name);
             pools.active(poolName);
             RegisteredDevice entry = registry.find(name).orElse(null);
             if (entry != null && !entry.holders().isEmpty()) {

@@ -4,8 +4,8 @@ import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.dm.DeviceInfo;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.thin.PoolMetadata;
-import io.blockwork.persistence.thin.ThinPoolRecord;
-import io.blockwork.persistence.thin.ThinVolumeRecord;
+import io.blockwork.persistence.thin.ThinPoolEntity;
+import io.blockwork.persistence.thin.ThinVolumeEntity;
 import io.blockwork.service.consistency.EngineChanges;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
@@ -62,7 +62,7 @@ public class ThinVolumeService {
 
     public VolumeResult create(String poolName, String name, Long sizeBytes) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.local(poolName);
+            ThinPoolEntity pool = pools.local(poolName);
             DeviceNames.require(name, "name");
             long requested = checkChunks(checkSize(sizeBytes), pool);
             long size = Math.ceilDiv(requested, pool.getBlockSizeBytes()) * pool.getBlockSizeBytes();
@@ -72,29 +72,29 @@ public class ThinVolumeService {
             MappedDevice tpool = pools.poolDevice(pool);
             devices.message(tpool, "create_thin " + id);
             changes.undoOnRollback(() -> devices.message(tpool, "delete " + id));
-            ThinVolumeRecord record = volumes.save(new ThinVolumeRecord(name, pool.getId(), id, size, null, null, now()));
+            ThinVolumeEntity record = volumes.save(new ThinVolumeEntity(name, pool.getId(), id, size, null, null, now()));
             register(record, pool, DeviceKind.VOLUME, changes);
             return new VolumeResult(volumes.view(record, pool, true), requested);
         });
     }
 
     public List<VolumeView> list() {
-        Map<Long, ThinPoolRecord> byId = new java.util.HashMap<>();
+        Map<Long, ThinPoolEntity> byId = new java.util.HashMap<>();
         List<VolumeView> out = new ArrayList<>();
-        for (ThinVolumeRecord v : volumes.allVolumes()) {
-            ThinPoolRecord pool = byId.computeIfAbsent(v.getThinPoolId(), id -> pools.byId(id));
+        for (ThinVolumeEntity v : volumes.allVolumes()) {
+            ThinPoolEntity pool = byId.computeIfAbsent(v.getThinPoolId(), id -> pools.byId(id));
             out.add(volumes.view(v, pool, false));
         }
         return out;
     }
 
     public List<VolumeView> list(String poolName) {
-        ThinPoolRecord pool = pools.record(poolName);
+        ThinPoolEntity pool = pools.record(poolName);
         return volumes.volumes(pool).stream().map(v -> volumes.view(v, pool, false)).toList();
     }
 
     public VolumeView get(String poolName, String name) {
-        ThinPoolRecord pool = pools.record(poolName);
+        ThinPoolEntity pool = pools.record(poolName);
         return volumes.view(volumes.volume(pool, name), pool, true);
     }
 
@@ -107,8 +107,8 @@ public class ThinVolumeService {
      */
     public VolumeResult change(String poolName, String name, VolumeChange change) {
         return management.apply(changes -> {
-            ThinPoolRecord pool = pools.local(poolName);
-            ThinVolumeRecord record = volumes.volume(pool, name);
+            ThinPoolEntity pool = pools.local(poolName);
+            ThinVolumeEntity record = volumes.volume(pool, name);
             if (change.sizeBytes() == null && change.deltaBytes() == null && change.newName() == null) {
                 throw ProblemException.invalid("size", "nothing to change: give a new size and/or a new name");
             }
@@ -125,7 +125,7 @@ public class ThinVolumeService {
         });
     }
 
-    private void resize(ThinPoolRecord pool, ThinVolumeRecord record, long requested, boolean allowShrink,
+    private void resize(ThinPoolEntity pool, ThinVolumeEntity record, long requested, boolean allowShrink,
                         EngineChanges changes) {
         long chunk = pool.getBlockSizeBytes();
         long size = Math.ceilDiv(requested, chunk) * chunk;
@@ -156,7 +156,7 @@ public class ThinVolumeService {
         record.setSizeBytes(size);
     }
 
-    private void rename(ThinVolumeRecord record, String newName, EngineChanges changes) {
+    private void rename(ThinVolumeEntity record, String newName, EngineChanges changes) {
         String name = record.getName();
         DeviceNames.require(newName, "name");
         registry.renameUnheld("volume", name, newName, "name");
@@ -171,16 +171,16 @@ public class ThinVolumeService {
      */
     public void delete(String poolName, String name, boolean force) {
         management.run(changes -> {
-            ThinPoolRecord pool = pools.local(poolName);
-            ThinVolumeRecord record = volumes.volume(pool, name);
-            List<ThinVolumeRecord> snaps = volumes.snapshots(record);
+            ThinPoolEntity pool = pools.local(poolName);
+            ThinVolumeEntity record = volumes.volume(pool, name);
+            List<ThinVolumeEntity> snaps = volumes.snapshots(record);
             if (!snaps.isEmpty() && !force) {
-                List<String> names = snaps.stream().map(ThinVolumeRecord::getName).toList();
+                List<String> names = snaps.stream().map(ThinVolumeEntity::getName).toList();
                 throw new ProblemException(Problem.HAS_SNAPSHOTS, "volume " + name + " has snapshots "
                         + String.join(", ", names) + "; delete them first, or delete with force=true, which deletes them"
                         + " too").with("snapshots", names);
             }
-            for (ThinVolumeRecord s : snaps) {
+            for (ThinVolumeEntity s : snaps) {
                 drop(pool, s, true, changes);
             }
             drop(pool, record, force, changes);
@@ -188,12 +188,12 @@ public class ThinVolumeService {
     }
 
     /** Takes a thin device out: unregistered now; after the commit its device goes, then its id in the pool. */
-    void drop(ThinPoolRecord pool, ThinVolumeRecord record, boolean force, EngineChanges changes) {
+    void drop(ThinPoolEntity pool, ThinVolumeEntity record, boolean force, EngineChanges changes) {
         drop(pool, record, record.getThinId(), force, changes);
     }
 
     /** As above, deleting thin device {@code id} from the pool (a merge gives the record's own to its volume). */
-    void drop(ThinPoolRecord pool, ThinVolumeRecord record, long id, boolean force, EngineChanges changes) {
+    void drop(ThinPoolEntity pool, ThinVolumeEntity record, long id, boolean force, EngineChanges changes) {
         String name = record.getName();
         MappedDevice d = null;
         if (registry.find(name).isPresent()) {
@@ -221,7 +221,7 @@ public class ThinVolumeService {
     /* ---- for snapshots and assembly ---- */
 
     /** The next thin device id of {@code pool} (saved with the operation). */
-    long newThinId(ThinPoolRecord pool) {
+    long newThinId(ThinPoolEntity pool) {
         if (pool.getNextThinId() > PoolMetadata.MAX_DEV_ID) {
             throw new ProblemException(Problem.CONFLICT, "thin pool " + pool.getName() + " has handed out all "
                     + (PoolMetadata.MAX_DEV_ID + 1) + " thin device ids");
@@ -232,7 +232,7 @@ public class ThinVolumeService {
     }
 
     /** Builds and registers the device of a thin volume or snapshot, undone on rollback. */
-    MappedDevice register(ThinVolumeRecord record, ThinPoolRecord pool, DeviceKind kind, EngineChanges changes) {
+    MappedDevice register(ThinVolumeEntity record, ThinPoolEntity pool, DeviceKind kind, EngineChanges changes) {
         MappedDevice d = devices.createThin(record.getName(), pool.getName(), record.getThinId(), record.getSizeBytes());
         changes.undoOnRollback(d::remove);
         registry.register(record.getName(), kind, d);
@@ -241,8 +241,8 @@ public class ThinVolumeService {
     }
 
     /** Start-up: the device of a thin volume or snapshot; its pool is active. */
-    void assemble(ThinVolumeRecord record) {
-        ThinPoolRecord pool = pools.byId(record.getThinPoolId());
+    void assemble(ThinVolumeEntity record) {
+        ThinPoolEntity pool = pools.byId(record.getThinPoolId());
         MappedDevice d = devices.createThin(record.getName(), pool.getName(), record.getThinId(), record.getSizeBytes());
         try {
             registry.register(record.getName(), record.snapshot() ? DeviceKind.SNAPSHOT : DeviceKind.VOLUME, d);
@@ -264,7 +264,7 @@ public class ThinVolumeService {
     }
 
     /** dm-thin maps at most 2^40 chunks of a thin device (the table would not load). */
-    private static long checkChunks(long bytes, ThinPoolRecord pool) {
+    private static long checkChunks(long bytes, ThinPoolEntity pool) {
         if (Math.ceilDiv(bytes, pool.getBlockSizeBytes()) > 1L << 40) {
             throw ProblemException.invalid("size", "a thin volume has at most 2^40 chunks (of "
                     + ByteUnits.human(pool.getBlockSizeBytes()) + " in pool " + pool.getName() + "), not "

@@ -3,8 +3,8 @@ package io.blockwork.service.thin;
 import io.blockwork.engine.dm.DeviceInfo;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.thin.Pool;
-import io.blockwork.persistence.thin.ThinPoolRecord;
-import io.blockwork.persistence.thin.ThinVolumeRecord;
+import io.blockwork.persistence.thin.ThinPoolEntity;
+import io.blockwork.persistence.thin.ThinVolumeEntity;
 import io.blockwork.persistence.thin.ThinVolumeRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.consistency.Records;
@@ -38,59 +38,59 @@ class ThinVolumes {
     }
 
     /** Volume {@code name} (not a snapshot) of {@code pool}, or not-found. */
-    ThinVolumeRecord volume(ThinPoolRecord pool, String name) {
+    ThinVolumeEntity volume(ThinPoolEntity pool, String name) {
         return repository.findByName(name).filter(v -> v.getThinPoolId() == pool.getId() && !v.snapshot())
                 .orElseThrow(() -> ProblemException.notFound("volume in pool " + pool.getName(), name));
     }
 
     /** Snapshot {@code name} of {@code volume}, or not-found. */
-    ThinVolumeRecord snapshot(ThinVolumeRecord volume, String name) {
+    ThinVolumeEntity snapshot(ThinVolumeEntity volume, String name) {
         return repository.findByName(name).filter(s -> volume.getId().equals(s.getOriginId()))
                 .orElseThrow(() -> ProblemException.notFound("snapshot of volume " + volume.getName(), name));
     }
 
-    Optional<ThinVolumeRecord> find(String name) {
+    Optional<ThinVolumeEntity> find(String name) {
         return repository.findByName(name);
     }
 
-    List<ThinVolumeRecord> snapshots(ThinVolumeRecord volume) {
+    List<ThinVolumeEntity> snapshots(ThinVolumeEntity volume) {
         return repository.findAllByOriginIdOrderByIdAsc(volume.getId());
     }
 
-    List<ThinVolumeRecord> volumes(ThinPoolRecord pool) {
+    List<ThinVolumeEntity> volumes(ThinPoolEntity pool) {
         return repository.findAllByThinPoolIdAndOriginIdIsNullOrderByNameAsc(pool.getId());
     }
 
-    List<ThinVolumeRecord> allVolumes() {
+    List<ThinVolumeEntity> allVolumes() {
         return repository.findAllByOriginIdIsNullOrderByNameAsc();
     }
 
-    ThinVolumeRecord save(ThinVolumeRecord r) {
+    ThinVolumeEntity save(ThinVolumeEntity r) {
         return Records.save(repository, r, (r.snapshot() ? "thin snapshot " : "thin volume ") + r.getName());
     }
 
-    void delete(ThinVolumeRecord r) {
+    void delete(ThinVolumeEntity r) {
         repository.delete(r);
         repository.flush();
     }
 
     /* ---- views ---- */
 
-    VolumeView view(ThinVolumeRecord v, ThinPoolRecord pool, boolean detail) {
+    VolumeView view(ThinVolumeEntity v, ThinPoolEntity pool, boolean detail) {
         RegisteredDevice entry = local(v, pool);
         long chunk = pool.getBlockSizeBytes();
         long mapped = mappedBytes(v, pool);
         List<String> holders = entry == null ? List.of() : entry.holders().stream().map(Holder::toString).sorted().toList();
         String table = detail && entry != null ? entry.device(MappedDevice.class).map(MappedDevice::tableText).orElse(null)
                 : null;
-        List<String> snaps = snapshots(v).stream().map(ThinVolumeRecord::getName).toList();
+        List<String> snaps = snapshots(v).stream().map(ThinVolumeEntity::getName).toList();
         return new VolumeView(v.getName(), pool.getName(), v.getSizeBytes(), v.getSizeBytes() / chunk, chunk, 0,
                 v.getName(), attributes(entry, pool), exports(entry), holders, snaps, state(entry, pool), v.getCreatedAt(),
                 detail ? List.of() : null, table, pool.getNode(), VolumeView.THIN, Math.max(mapped, 0),
                 mapped < 0 ? null : ThinPoolService.percent(mapped, v.getSizeBytes()));
     }
 
-    SnapshotView snapshotView(ThinVolumeRecord s, ThinVolumeRecord volume, ThinPoolRecord pool, String stateOverride) {
+    SnapshotView snapshotView(ThinVolumeEntity s, ThinVolumeEntity volume, ThinPoolEntity pool, String stateOverride) {
         RegisteredDevice entry = local(s, pool);
         long chunk = pool.getBlockSizeBytes();
         long mapped = mappedBytes(s, pool);
@@ -105,17 +105,17 @@ class ThinVolumes {
     }
 
     /** The thin device's registry entry; null while not assembled or when the pool is another node's. */
-    private RegisteredDevice local(ThinVolumeRecord v, ThinPoolRecord pool) {
+    private RegisteredDevice local(ThinVolumeEntity v, ThinPoolEntity pool) {
         return pools.isLocal(pool) ? registry.find(v.getName()).orElse(null) : null;
     }
 
     /** Bytes of data blocks the thin device maps, or -1 when its pool is not active (or another node's). */
-    private long mappedBytes(ThinVolumeRecord v, ThinPoolRecord pool) {
+    private long mappedBytes(ThinVolumeEntity v, ThinPoolEntity pool) {
         Optional<Pool> p = pools.isLocal(pool) ? pools.engine(pool) : Optional.empty();
         return p.map(x -> x.metadata().mappedBlocks(v.getThinId()) * pool.getBlockSizeBytes()).orElse(-1L);
     }
 
-    private ObjectState state(RegisteredDevice entry, ThinPoolRecord pool) {
+    private ObjectState state(RegisteredDevice entry, ThinPoolEntity pool) {
         return !pools.isLocal(pool) ? ObjectState.onNode(pool.getNode())
                 : entry == null ? ObjectState.failed("not assembled") : entry.state();
     }
@@ -131,7 +131,7 @@ class ThinVolumes {
      * type {@code t} (thin), zeroing {@code z}/{@code -}, health and skip-activation {@code -}: an
      * unused active thin volume is {@code Vwi-a-tz--}.
      */
-    static String attributes(RegisteredDevice entry, ThinPoolRecord pool) {
+    static String attributes(RegisteredDevice entry, ThinPoolEntity pool) {
         MappedDevice d = entry == null ? null : entry.device(MappedDevice.class).orElse(null);
         char state = d == null ? '-' : d.state() == DeviceInfo.State.SUSPENDED ? 's' : 'a';
         boolean open = entry != null && (!entry.holders().isEmpty() || (d != null && d.info().openCount() > 0));

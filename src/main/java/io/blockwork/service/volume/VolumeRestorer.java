@@ -1,6 +1,6 @@
 package io.blockwork.service.volume;
 
-import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.pool.PoolEntity;
 import io.blockwork.persistence.pool.PoolRepository;
 import io.blockwork.persistence.volume.VolumeRepository;
 import io.blockwork.service.node.NodeScope;
@@ -45,8 +45,8 @@ class VolumeRestorer implements RestorableSource {
 
     @Override
     public List<Restorable> restorables() {
-        Map<Long, PoolRecord> byId = pools.findAll().stream()
-                .collect(Collectors.toMap(PoolRecord::getId, Function.identity()));
+        Map<Long, PoolEntity> byId = pools.findAll().stream()
+                .collect(Collectors.toMap(PoolEntity::getId, Function.identity()));
         return nodes.local(repository.findAllByOrderByNameAsc()).stream()
                 .map(v -> new Restorable(VolumeService.ref(v), Set.of(PoolService.ref(byId.get(v.getPoolId()))),
                         () -> {

@@ -3,9 +3,9 @@ package io.blockwork.service.volume;
 import io.blockwork.engine.dm.DeviceInfo;
 import io.blockwork.engine.dm.MappedDevice;
 import io.blockwork.engine.dm.targets.Snapshots;
-import io.blockwork.persistence.pool.PoolRecord;
+import io.blockwork.persistence.pool.PoolEntity;
 import io.blockwork.persistence.pool.PoolRepository;
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.persistence.volume.VolumeRepository;
 import io.blockwork.service.assembly.ObjectState;
 import io.blockwork.service.assembly.Ref;
@@ -85,15 +85,15 @@ public class VolumeService {
 
     public VolumeResult create(String poolName, String name, Long sizeBytes) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.local(poolName);
+            PoolEntity pool = pools.local(poolName);
             DeviceNames.require(name, "name");
             long size = checkSize(sizeBytes, "size");
             long count = extentsFor(size, pool);
-            VolumeRecord existing = repository.findByName(name).orElse(null);
+            VolumeEntity existing = repository.findByName(name).orElse(null);
             if (existing != null) {
                 // a repeat of this create is confirmed before it gets here (api/ensure/Ensure), which
                 // hears this name-taken when it lost a race to an identical create
-                PoolRecord other = poolRepository.findById(existing.getPoolId()).orElse(pool);
+                PoolEntity other = poolRepository.findById(existing.getPoolId()).orElse(pool);
                 throw new ProblemException(Problem.NAME_TAKEN, "the name '" + name + "' is taken: there is a volume of"
                         + " that name in pool " + other.getName() + " with " + ByteUnits.human(existing.getExtentCount()
                         * other.getExtentSizeBytes()))
@@ -101,7 +101,7 @@ public class VolumeService {
             }
             registry.requireFree(name);
             pools.active(poolName);
-            VolumeRecord record = save(new VolumeRecord(name, pool.getId(), count,
+            VolumeEntity record = save(new VolumeEntity(name, pool.getId(), count,
                     // the database keeps microseconds; truncate so the create answer matches later reads
                     Instant.now().truncatedTo(ChronoUnit.MICROS)));
             List<Segment> segments = extents.allocate(pool, owner(record), count);
@@ -115,21 +115,21 @@ public class VolumeService {
 
     /** Every volume of every pool, by name. */
     public List<VolumeView> list() {
-        Map<Long, PoolRecord> byId = poolRepository.findAll().stream()
-                .collect(Collectors.toMap(PoolRecord::getId, Function.identity()));
+        Map<Long, PoolEntity> byId = poolRepository.findAll().stream()
+                .collect(Collectors.toMap(PoolEntity::getId, Function.identity()));
         return repository.findAllByOrderByNameAsc().stream().map(v -> view(v, byId.get(v.getPoolId()), false))
                 .toList();
     }
 
     public List<VolumeView> list(String poolName) {
-        PoolRecord pool = pools.record(poolName);
+        PoolEntity pool = pools.record(poolName);
         return repository.findAllByPoolIdOrderByNameAsc(pool.getId()).stream().map(v -> view(v, pool, false))
                 .toList();
     }
 
     /** One volume with its segments and table. */
     public VolumeView get(String poolName, String name) {
-        PoolRecord pool = pools.record(poolName);
+        PoolEntity pool = pools.record(poolName);
         return view(record(pool, name), pool, true);
     }
 
@@ -142,8 +142,8 @@ public class VolumeService {
      */
     public VolumeResult change(String poolName, String name, VolumeChange change) {
         return management.apply(changes -> {
-            PoolRecord pool = pools.local(poolName);
-            VolumeRecord record = record(pool, name);
+            PoolEntity pool = pools.local(poolName);
+            VolumeEntity record = record(pool, name);
             if (change.sizeBytes() == null && change.deltaBytes() == null && change.newName() == null) {
                 throw ProblemException.invalid("size", "nothing to change: give a new size and/or a new name");
             }
@@ -166,7 +166,7 @@ public class VolumeService {
         return change(poolName, name, VolumeChange.rename(newName)).volume();
     }
 
-    private void resize(PoolRecord pool, VolumeRecord record, long size, boolean allowShrink, EngineChanges changes) {
+    private void resize(PoolEntity pool, VolumeEntity record, long size, boolean allowShrink, EngineChanges changes) {
         long count = extentsFor(size, pool);
         long currentCount = record.getExtentCount();
         if (count == currentCount) {
@@ -192,7 +192,7 @@ public class VolumeService {
     }
 
     /** Refused while something uses the volume: exports and tables refer to it by name. */
-    private void rename(VolumeRecord record, String newName, EngineChanges changes) {
+    private void rename(VolumeEntity record, String newName, EngineChanges changes) {
         String name = record.getName();
         DeviceNames.require(newName, "name");
         if (newName.equals(name)) {
@@ -210,8 +210,8 @@ public class VolumeService {
      */
     public void delete(String poolName, String name, boolean force) {
         management.run(changes -> {
-            PoolRecord pool = pools.local(poolName);
-            VolumeRecord record = record(pool, name);
+            PoolEntity pool = pools.local(poolName);
+            VolumeEntity record = record(pool, name);
             if (!force) {
                 refuseWithSnapshots(record, "deleted without force=true, which deletes them too", null);
             } else {
@@ -237,8 +237,8 @@ public class VolumeService {
     /* ---- start-up assembly ---- */
 
     /** Rebuilds a volume's device from its segments; its pool is active. */
-    void assemble(VolumeRecord record) {
-        PoolRecord pool = poolRepository.findById(record.getPoolId())
+    void assemble(VolumeEntity record) {
+        PoolEntity pool = poolRepository.findById(record.getPoolId())
                 .orElseThrow(() -> new IllegalStateException("its pool #" + record.getPoolId() + " is not configured"));
         List<Segment> segments = extents.segments(owner(record));
         long covered = 0;
@@ -264,7 +264,7 @@ public class VolumeService {
     /* ---- helpers ---- */
 
     /** Resizing, renaming or deleting a volume breaks its snapshots' tables; they go first. */
-    private void refuseWithSnapshots(VolumeRecord record, String what, String field) {
+    private void refuseWithSnapshots(VolumeEntity record, String what, String field) {
         List<String> names = snapshots.names(record);
         if (!names.isEmpty()) {
             ProblemException e = new ProblemException(Problem.HAS_SNAPSHOTS, "volume " + record.getName() + " has "
@@ -331,15 +331,15 @@ public class VolumeService {
                 .with("sectorSize", SECTOR);
     }
 
-    private static long extentsFor(long size, PoolRecord pool) {
+    private static long extentsFor(long size, PoolEntity pool) {
         return Math.ceilDiv(size, pool.getExtentSizeBytes());
     }
 
-    private static ExtentOwner owner(VolumeRecord record) {
+    private static ExtentOwner owner(VolumeEntity record) {
         return ExtentOwner.volume(record.getId());
     }
 
-    private VolumeRecord record(PoolRecord pool, String name) {
+    private VolumeEntity record(PoolEntity pool, String name) {
         return pools.volume(pool, name);
     }
 
@@ -347,16 +347,16 @@ public class VolumeService {
         return devices.live(name);
     }
 
-    private VolumeRecord save(VolumeRecord record) {
+    private VolumeEntity save(VolumeEntity record) {
         return Records.save(repository, record, "volume " + record.getName());
     }
 
     /** The assembly reference of a volume: what its snapshots are assembled after. */
-    public static Ref ref(VolumeRecord v) {
+    public static Ref ref(VolumeEntity v) {
         return new Ref(DeviceKind.VOLUME.label(), v.getName());
     }
 
-    private VolumeView view(VolumeRecord v, PoolRecord pool, boolean detail) {
+    private VolumeView view(VolumeEntity v, PoolEntity pool, boolean detail) {
         boolean local = nodes.isLocal(pool);
         RegisteredDevice entry = local ? registry.find(v.getName()).orElse(null) : null;
         List<Segment> segments = extents.segments(owner(v));

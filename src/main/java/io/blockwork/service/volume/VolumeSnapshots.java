@@ -1,6 +1,6 @@
 package io.blockwork.service.volume;
 
-import io.blockwork.persistence.volume.VolumeRecord;
+import io.blockwork.persistence.volume.VolumeEntity;
 import io.blockwork.service.consistency.EngineChanges;
 import java.util.List;
 
@@ -11,11 +11,11 @@ import java.util.List;
 public interface VolumeSnapshots {
 
     /** Names of the volume's snapshots, oldest first. */
-    List<String> names(VolumeRecord volume);
+    List<String> names(VolumeEntity volume);
 
     /** A forced volume delete: every snapshot of the volume goes first, in the same operation. */
-    void dropAll(VolumeRecord volume, EngineChanges changes);
+    void dropAll(VolumeEntity volume, EngineChanges changes);
 
     /** Start-up: rebuilds the snapshots of a volume whose device was just assembled, before anything uses it. */
-    void assemble(VolumeRecord volume);
+    void assemble(VolumeEntity volume);
 }

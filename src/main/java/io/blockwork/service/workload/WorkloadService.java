@@ -8,7 +8,7 @@ import io.blockwork.engine.workload.WorkloadResult;
 import io.blockwork.engine.workload.WorkloadResult.WorkloadSample;
 import io.blockwork.persistence.node.LocalNode;
 import io.blockwork.persistence.workload.RunState;
-import io.blockwork.persistence.workload.WorkloadRecord;
+import io.blockwork.persistence.workload.WorkloadEntity;
 import io.blockwork.persistence.workload.WorkloadRepository;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
@@ -131,7 +131,7 @@ public class WorkloadService {
             throw new ProblemException(Problem.CONFLICT, "at most " + MAX_RUNNING + " workloads run at once;"
                     + " wait for one to end or cancel one");
         }
-        WorkloadRecord record = new WorkloadRecord(entry.name(), settings.rw(), json.writeValueAsString(settings),
+        WorkloadEntity record = new WorkloadEntity(entry.name(), settings.rw(), json.writeValueAsString(settings),
                 Instant.now().truncatedTo(ChronoUnit.MICROS));
         Workload workload = build(device, settings);
         record = repository.save(record);
@@ -187,7 +187,7 @@ public class WorkloadService {
         // after the entry is gone shows the end; read the other way round, a run ending in between
         // looked "running" and absent at once
         Running r = running.get(id);
-        WorkloadRecord record = record(id);
+        WorkloadEntity record = record(id);
         if (r == null) {
             if (record.getState() == RunState.RUNNING) {
                 throw new ProblemException(Problem.CONFLICT, "workload " + id + " is being recorded; try again");
@@ -226,7 +226,7 @@ public class WorkloadService {
             error = e.toString();
         }
         try {
-            WorkloadRecord record = record(r.id);
+            WorkloadEntity record = record(r.id);
             record.end(how, Instant.now().truncatedTo(ChronoUnit.MICROS),
                     result == null ? null : json.writeValueAsString(WorkloadView.Report.of(result)), error);
             repository.save(record);
@@ -304,11 +304,11 @@ public class WorkloadService {
 
     /* ---- views ---- */
 
-    private WorkloadRecord record(long id) {
+    private WorkloadEntity record(long id) {
         return repository.findById(id).orElseThrow(() -> ProblemException.notFound("workload", Long.toString(id)));
     }
 
-    private WorkloadView view(WorkloadRecord rec) {
+    private WorkloadView view(WorkloadEntity rec) {
         Running r = running.get(rec.getId());
         WorkloadSettings settings = json.readValue(rec.getSpec(), WorkloadSettings.class);
         WorkloadView.Report result = rec.getResult() == null ? null : json.readValue(rec.getResult(), WorkloadView.Report.class);
@@ -322,7 +322,7 @@ public class WorkloadService {
     /** Rows a crash left "running" did not finish: say so. */
     @EventListener(ApplicationStartedEvent.class)
     void markInterrupted() {
-        for (WorkloadRecord rec : repository.findByStateAndNode(RunState.RUNNING.label(), local.name())) {
+        for (WorkloadEntity rec : repository.findByStateAndNode(RunState.RUNNING.label(), local.name())) {
             if (!running.containsKey(rec.getId())) {
                 rec.end(RunState.INTERRUPTED, rec.getStartedAt(), null, "the service stopped while it ran");
                 repository.save(rec);

@@ -17,7 +17,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "dm_devices")
-public class DmDeviceRecord extends NodeOwned {
+public class DmDeviceEntity extends NodeOwned {
 
     /** Longest table text kept, in characters (the column's length). */
     public static final int MAX_TABLE_CHARS = 1_000_000;
@@ -56,11 +56,11 @@ public class DmDeviceRecord extends NodeOwned {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected DmDeviceRecord() {
+    protected DmDeviceEntity() {
         // for JPA
     }
 
-    public DmDeviceRecord(String name, String uuid, String flushStrategy, String batchDispatch,
+    public DmDeviceEntity(String name, String uuid, String flushStrategy, String batchDispatch,
                           String snapshotLocking, Instant createdAt) {
         this.name = name;
         this.uuid = uuid;

@@ -16,7 +16,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "thin_volumes")
-public class ThinVolumeRecord extends NodeOwned {
+public class ThinVolumeEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -43,11 +43,11 @@ public class ThinVolumeRecord extends NodeOwned {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected ThinVolumeRecord() {
+    protected ThinVolumeEntity() {
         // for JPA
     }
 
-    public ThinVolumeRecord(String name, long thinPoolId, long thinId, long sizeBytes, Long originId, String source,
+    public ThinVolumeEntity(String name, long thinPoolId, long thinId, long sizeBytes, Long originId, String source,
                             Instant createdAt) {
         this.name = name;
         this.thinPoolId = thinPoolId;

@@ -12,11 +12,11 @@ import java.time.Instant;
 /**
  * One pool (table {@code pools}, see V5__pools.sql): the block device it divides into extents, by
  * name and kind, the extent size, and how many extents it has. Its allocation map is in
- * {@link PoolSegmentRecord}s.
+ * {@link PoolSegmentEntity}s.
  */
 @Entity
 @Table(name = "pools")
-public class PoolRecord extends NodeOwned {
+public class PoolEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -40,11 +40,11 @@ public class PoolRecord extends NodeOwned {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected PoolRecord() {
+    protected PoolEntity() {
         // for JPA
     }
 
-    public PoolRecord(String name, String deviceName, String deviceKind, long extentSizeBytes, long extentCount,
+    public PoolEntity(String name, String deviceName, String deviceKind, long extentSizeBytes, long extentCount,
                       Instant createdAt) {
         this.name = name;
         this.deviceName = deviceName;

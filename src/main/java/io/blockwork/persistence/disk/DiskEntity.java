@@ -16,7 +16,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "disks")
-public class DiskRecord extends NodeOwned {
+public class DiskEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -64,11 +64,11 @@ public class DiskRecord extends NodeOwned {
 
     private Integer connections;
 
-    protected DiskRecord() {
+    protected DiskEntity() {
         // for JPA
     }
 
-    public DiskRecord(String name, String type, long sizeBytes, int logicalBlockSize, String cacheMode,
+    public DiskEntity(String name, String type, long sizeBytes, int logicalBlockSize, String cacheMode,
                       int queueDepth, String flushStrategy, Instant createdAt) {
         this.name = name;
         this.type = type;

@@ -8,7 +8,7 @@ import java.time.Instant;
 /** One seed experiment (table {@code experiments}, see V15__workloads.sql). */
 @Entity
 @Table(name = "experiments")
-public class ExperimentRecord extends RunRecord {
+public class ExperimentEntity extends RunEntity {
 
     @Column(nullable = false, length = 3)
     private String seed;
@@ -16,11 +16,11 @@ public class ExperimentRecord extends RunRecord {
     @Column(nullable = false)
     private long seconds;
 
-    protected ExperimentRecord() {
+    protected ExperimentEntity() {
         // for JPA
     }
 
-    public ExperimentRecord(String seed, long seconds, Instant startedAt) {
+    public ExperimentEntity(String seed, long seconds, Instant startedAt) {
         super(startedAt);
         this.seed = seed;
         this.seconds = seconds;

@@ -18,7 +18,7 @@ import java.util.List;
  */
 @Entity
 @Table(name = "exports")
-public class ExportRecord extends NodeOwned {
+public class ExportEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -53,12 +53,12 @@ public class ExportRecord extends NodeOwned {
     @Column(name = "allowed_clients", length = 4096)
     private String allowedClients;
 
-    protected ExportRecord() {
+    protected ExportEntity() {
         // for JPA
     }
 
     /** @param allowedClients canonical CIDR blocks, or null for any client */
-    public ExportRecord(String name, String deviceName, String deviceKind, boolean readOnly, boolean raw, String description,
+    public ExportEntity(String name, String deviceName, String deviceKind, boolean readOnly, boolean raw, String description,
                         Instant createdAt, boolean tlsRequired, List<String> allowedClients) {
         this.name = name;
         this.deviceName = deviceName;

@@ -16,7 +16,7 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "array_members")
-public class ArrayMemberRecord {
+public class ArrayMemberEntity {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -24,7 +24,7 @@ public class ArrayMemberRecord {
 
     @ManyToOne(optional = false)
     @JoinColumn(name = "array_id", nullable = false)
-    private ArrayRecord array;
+    private ArrayEntity array;
 
     @Column(name = "device_name", nullable = false, unique = true, length = 64)
     private String deviceName;
@@ -47,11 +47,11 @@ public class ArrayMemberRecord {
     @Column(name = "write_mostly", nullable = false)
     private boolean writeMostly;
 
-    protected ArrayMemberRecord() {
+    protected ArrayMemberEntity() {
         // for JPA
     }
 
-    ArrayMemberRecord(ArrayRecord array, String deviceName, String deviceKind) {
+    ArrayMemberEntity(ArrayEntity array, String deviceName, String deviceKind) {
         this.array = array;
         this.deviceName = deviceName;
         this.deviceKind = deviceKind;
@@ -62,7 +62,7 @@ public class ArrayMemberRecord {
         return id;
     }
 
-    public ArrayRecord getArray() {
+    public ArrayEntity getArray() {
         return array;
     }
 

@@ -31,7 +31,7 @@ import java.util.Optional;
  */
 @Entity
 @Table(name = "arrays")
-public class ArrayRecord extends NodeOwned {
+public class ArrayEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -97,7 +97,7 @@ public class ArrayRecord extends NodeOwned {
 
     @OneToMany(mappedBy = "array", cascade = CascadeType.ALL, orphanRemoval = true, fetch = FetchType.EAGER)
     @OrderBy("id")
-    private List<ArrayMemberRecord> members = new ArrayList<>();
+    private List<ArrayMemberEntity> members = new ArrayList<>();
 
     /** Device name to the slot it filled before it was removed (V13_6__array_former_slots.sql). */
     @ElementCollection(fetch = FetchType.EAGER)
@@ -106,11 +106,11 @@ public class ArrayRecord extends NodeOwned {
     @Column(name = "slot", nullable = false)
     private Map<String, Integer> formerSlots = new HashMap<>();
 
-    protected ArrayRecord() {
+    protected ArrayEntity() {
         // for JPA
     }
 
-    public ArrayRecord(String name, String level, int raidDevices, long chunkBytes, Integer layoutCode,
+    public ArrayEntity(String name, String level, int raidDevices, long chunkBytes, Integer layoutCode,
                        long memberBytes, String flushStrategy, String barrierStrategy, boolean resyncPending,
                        Instant createdAt) {
         this.name = name;
@@ -239,21 +239,21 @@ public class ArrayRecord extends NodeOwned {
     }
 
     /** The members, in the order they were first recorded. */
-    public List<ArrayMemberRecord> getMembers() {
+    public List<ArrayMemberEntity> getMembers() {
         return members;
     }
 
-    public Optional<ArrayMemberRecord> member(String deviceName) {
+    public Optional<ArrayMemberEntity> member(String deviceName) {
         return members.stream().filter(m -> m.getDeviceName().equals(deviceName)).findFirst();
     }
 
-    public ArrayMemberRecord addMember(String deviceName, String deviceKind) {
-        ArrayMemberRecord m = new ArrayMemberRecord(this, deviceName, deviceKind);
+    public ArrayMemberEntity addMember(String deviceName, String deviceKind) {
+        ArrayMemberEntity m = new ArrayMemberEntity(this, deviceName, deviceKind);
         members.add(m);
         return m;
     }
 
-    public void removeMember(ArrayMemberRecord member) {
+    public void removeMember(ArrayMemberEntity member) {
         members.remove(member);
     }
 

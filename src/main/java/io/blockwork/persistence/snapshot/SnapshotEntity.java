@@ -11,12 +11,12 @@ import java.time.Instant;
 
 /**
  * One snapshot of a volume (table {@code snapshots}, see V6__snapshots.sql): its COW space in
- * extents of the volume's pool (the runs are {@link PoolSegmentRecord}s of owner kind
+ * extents of the volume's pool (the runs are {@link PoolSegmentEntity}s of owner kind
  * "snapshot"), chunk size, exception store, and whether it is merging into its volume.
  */
 @Entity
 @Table(name = "snapshots")
-public class SnapshotRecord extends NodeOwned {
+public class SnapshotEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -43,11 +43,11 @@ public class SnapshotRecord extends NodeOwned {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected SnapshotRecord() {
+    protected SnapshotEntity() {
         // for JPA
     }
 
-    public SnapshotRecord(String name, long volumeId, long extentCount, long chunkSectors, String store,
+    public SnapshotEntity(String name, long volumeId, long extentCount, long chunkSectors, String store,
                           Instant createdAt) {
         this.name = name;
         this.volumeId = volumeId;

@@ -17,7 +17,7 @@ import java.time.Instant;
  */
 @Entity
 @Table(name = "thin_pools")
-public class ThinPoolRecord extends NodeOwned {
+public class ThinPoolEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -65,11 +65,11 @@ public class ThinPoolRecord extends NodeOwned {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected ThinPoolRecord() {
+    protected ThinPoolEntity() {
         // for JPA
     }
 
-    public ThinPoolRecord(String name, String dataDevice, String dataKind, String metadataDevice, String metadataKind,
+    public ThinPoolEntity(String name, String dataDevice, String dataKind, String metadataDevice, String metadataKind,
                           Long parentPoolId, long blockSizeBytes, long dataBlocks, long lowWaterBlocks,
                           boolean errorWhenFull, boolean zeroNewBlocks, String discards, Instant createdAt) {
         this.name = name;

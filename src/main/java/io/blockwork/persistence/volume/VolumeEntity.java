@@ -11,12 +11,12 @@ import java.time.Instant;
 
 /**
  * One volume (table {@code volumes}, see V5__pools.sql): its name (a block device name), its pool
- * and its size in extents. Where its extents lie is in {@link PoolSegmentRecord}s owned by
+ * and its size in extents. Where its extents lie is in {@link PoolSegmentEntity}s owned by
  * {@code ("volume", id)}.
  */
 @Entity
 @Table(name = "volumes")
-public class VolumeRecord extends NodeOwned {
+public class VolumeEntity extends NodeOwned {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -34,11 +34,11 @@ public class VolumeRecord extends NodeOwned {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected VolumeRecord() {
+    protected VolumeEntity() {
         // for JPA
     }
 
-    public VolumeRecord(String name, long poolId, long extentCount, Instant createdAt) {
+    public VolumeEntity(String name, long poolId, long extentCount, Instant createdAt) {
         this.name = name;
         this.poolId = poolId;
         this.extentCount = extentCount;

@@ -13,7 +13,7 @@ import java.time.Instant;
  * columns in both tables, V15__workloads.sql).
  */
 @MappedSuperclass
-public abstract class RunRecord extends NodeOwned {
+public abstract class RunEntity extends NodeOwned {
 
     /** The longest error text kept (the column's length). */
     private static final int ERROR_LENGTH = 4096;
@@ -37,11 +37,11 @@ public abstract class RunRecord extends NodeOwned {
     @Column(length = ERROR_LENGTH)
     private String error;
 
-    protected RunRecord() {
+    protected RunEntity() {
         // for JPA
     }
 
-    protected RunRecord(Instant startedAt) {
+    protected RunEntity(Instant startedAt) {
         this.state = RunState.RUNNING.label();
         this.startedAt = startedAt;
     }

@@ -14,7 +14,7 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "pool_segments")
-public class PoolSegmentRecord {
+public class PoolSegmentEntity {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -38,11 +38,11 @@ public class PoolSegmentRecord {
     @Column(name = "extent_count", nullable = false)
     private long extentCount;
 
-    protected PoolSegmentRecord() {
+    protected PoolSegmentEntity() {
         // for JPA
     }
 
-    public PoolSegmentRecord(long poolId, String ownerKind, long ownerId, long ownerStart, long poolStart,
+    public PoolSegmentEntity(long poolId, String ownerKind, long ownerId, long ownerStart, long poolStart,
                              long extentCount) {
         this.poolId = poolId;
         this.ownerKind = ownerKind;

@@ -8,7 +8,7 @@ import java.time.Instant;
 /** One workload run (table {@code workloads}, see V15__workloads.sql). */
 @Entity
 @Table(name = "workloads")
-public class WorkloadRecord extends RunRecord {
+public class WorkloadEntity extends RunEntity {
 
     @Column(name = "device_name", nullable = false, length = 64)
     private String deviceName;
@@ -19,11 +19,11 @@ public class WorkloadRecord extends RunRecord {
     @Column(nullable = false, length = 100000)
     private String spec;
 
-    protected WorkloadRecord() {
+    protected WorkloadEntity() {
         // for JPA
     }
 
-    public WorkloadRecord(String deviceName, String rw, String spec, Instant startedAt) {
+    public WorkloadEntity(String deviceName, String rw, String spec, Instant startedAt) {
         super(startedAt);
         this.deviceName = deviceName;
         this.rw = rw;
