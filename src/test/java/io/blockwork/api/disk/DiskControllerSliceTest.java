@@ -29,6 +29,7 @@ import io.blockwork.service.disk.DiskView;
 import io.blockwork.service.problem.Problem;
 import io.blockwork.service.problem.ProblemException;
 import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
@@ -52,6 +53,12 @@ class DiskControllerSliceTest {
 
     @MockitoBean
     DiskService disks;
+
+    /** The create-or-confirm flow reads the disk first: none is there. */
+    @BeforeEach
+    void noDiskYet() {
+        when(disks.get(any())).thenThrow(ProblemException.notFound("disk", "s1"));
+    }
 
     private static MockHttpServletRequestBuilder create(String json) {
         return post("/api/v1/disks").with(user("admin").roles("ADMIN")).with(csrf())

@@ -126,10 +126,13 @@ class ExportBadInputTest {
 
     @Test
     void duplicateName() throws Exception {
-        mvc.perform(createExport("{\"name\":\"eb-taken\",\"device\":\"eb-disk\"}"))
+        // an identical repeat confirms (the scripting contract); one with other settings is refused, naming them
+        mvc.perform(createExport("{\"name\":\"eb-taken\",\"device\":\"eb-disk\"}")).andExpect(status().isOk());
+        mvc.perform(createExport("{\"name\":\"eb-taken\",\"device\":\"eb-disk\",\"readOnly\":true}"))
                 .andExpect(problem(409, "name-taken"))
                 .andExpect(jsonPath("$.field").value("name"))
-                .andExpect(jsonPath("$.takenBy").value("export"));
+                .andExpect(jsonPath("$.takenBy").value("export"))
+                .andExpect(jsonPath("$.differs[0]").value("readOnly"));
         assertNothingChanged();
     }
 
@@ -145,7 +148,8 @@ class ExportBadInputTest {
     void defaultNameOfADeviceThatIsAlreadyExportedUnderIt() throws Exception {
         mvc.perform(createExport("{\"name\":\"eb-disk\",\"device\":\"eb-disk\"}")).andExpect(status().isCreated());
         before = everything();
-        mvc.perform(createExport("{\"device\":\"eb-disk\"}"))
+        mvc.perform(createExport("{\"device\":\"eb-disk\"}")).andExpect(status().isOk());
+        mvc.perform(createExport("{\"device\":\"eb-disk\",\"readOnly\":true}"))
                 .andExpect(problem(409, "name-taken")).andExpect(jsonPath("$.field").value("name"));
         assertNothingChanged();
         mvc.perform(delete("/api/v1/exports/eb-disk").with(admin())).andExpect(status().isNoContent());

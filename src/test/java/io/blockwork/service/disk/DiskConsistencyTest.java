@@ -1,16 +1,19 @@
 package io.blockwork.service.disk;
 
-import static io.blockwork.support.Problems.problem;
-import static io.blockwork.support.Requests.createDisk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blockwork.BlockworkProperties;
+import io.blockwork.engine.block.FlushMerging;
+import io.blockwork.engine.disk.CacheMode;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
+import io.blockwork.engine.disk.LatencyModel;
 import io.blockwork.service.consistency.ManagementOperations;
 import io.blockwork.service.device.DeviceKind;
 import io.blockwork.service.device.DeviceRegistry;
+import io.blockwork.service.problem.Problem;
+import io.blockwork.service.problem.ProblemException;
 import io.blockwork.support.AppTest;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
@@ -24,6 +27,8 @@ class DiskConsistencyTest {
 
     @Autowired
     MockMvc mvc;
+    @Autowired
+    DiskService disks;
     @Autowired
     DeviceRegistry registry;
     @Autowired
@@ -43,8 +48,11 @@ class DiskConsistencyTest {
                 + " write_latency_nanos, flush_latency_nanos, jitter_nanos, queue_depth, flush_strategy, created_at)"
                 + " VALUES ('cs-ghost', 'memory', 1048576, 512, 'writethrough', 0, 0, 0, 0, 0, 'merged', CURRENT_TIMESTAMP)");
         try {
-            mvc.perform(createDisk("{\"name\":\"cs-ghost\",\"type\":\"file\",\"size\":\"1MiB\"}"))
-                    .andExpect(problem(409, "conflict"));
+            // The service itself: the API's create-or-confirm reads the ghost row first and answers
+            // name-taken without building anything, so only a create that races past it meets this.
+            assertThatThrownBy(() -> disks.create(new DiskSpec("cs-ghost", DiskType.FILE, 1L << 20, 512,
+                    CacheMode.WRITETHROUGH, LatencyModel.NONE, 0, FlushMerging.OFF)))
+                    .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.problem()).isEqualTo(Problem.CONFLICT));
             assertThat(registry.find("cs-ghost")).isEmpty();
             assertThat(Files.exists(properties.diskDir().resolve("cs-ghost.img"))).isFalse();
         } finally {
