@@ -357,12 +357,7 @@ public final class MdArray extends AbstractBlockDevice {
      * (redundancy, active array, not built on this array, block size, size): what a page may offer.
      */
     public boolean canJoin(BlockDevice device) {
-        try {
-            MemberAdmission.checkJoiner(this, device);
-            return true;
-        } catch (MdArgumentException | MdStateException refused) {
-            return false;
-        }
+        return MemberAdmission.mayJoin(this, device);
     }
 
     /** {@code mdadm --add}: a spare, rebuilt into an empty slot as soon as there is one. */

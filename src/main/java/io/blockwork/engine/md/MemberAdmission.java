@@ -63,28 +63,48 @@ final class MemberAdmission {
         if (device == null) {
             throw new MdArgumentException("device", "required");
         }
+        String closed = closedToJoiners(array);
+        if (closed != null) {
+            throw new MdStateException("device", closed);
+        }
+        String refused = refusal(array, device);
+        if (refused != null) {
+            throw new MdArgumentException("device", refused);
+        }
+    }
+
+    /** Whether {@code device} passes {@link #checkJoiner}, decided without an exception (a page lists many). */
+    static boolean mayJoin(MdArray array, BlockDevice device) {
+        return device != null && closedToJoiners(array) == null && refusal(array, device) == null;
+    }
+
+    /** Why the array takes no device now (no redundancy, inactive), or null. */
+    private static String closedToJoiners(MdArray array) {
         MdLevel level = array.spec().level();
         if (!level.redundant()) {
-            throw new MdStateException("device", level.label() + " has no redundancy; members cannot be added");
+            return level.label() + " has no redundancy; members cannot be added";
         }
         String inactive = array.inactiveReason();
-        if (inactive != null) {
-            throw new MdStateException("device", "the array is inactive (" + inactive + ")");
-        }
+        return inactive == null ? null : "the array is inactive (" + inactive + ")";
+    }
+
+    /** Why {@code device} itself cannot join (a cycle, its block size, its size), or null. */
+    private static String refusal(MdArray array, BlockDevice device) {
         if (builtOn(device, array)) {
-            throw new MdArgumentException("device", device.name() + " is built on " + array.name() + "; that would be a cycle");
+            return device.name() + " is built on " + array.name() + "; that would be a cycle";
         }
         int blockSize = array.limits().logicalBlockSize();
         if (device.limits().logicalBlockSize() > blockSize) {
-            throw new MdArgumentException("device", device.name() + " has " + device.limits().logicalBlockSize()
-                    + "-byte blocks, larger than the array's " + blockSize);
+            return device.name() + " has " + device.limits().logicalBlockSize() + "-byte blocks, larger than the array's "
+                    + blockSize;
         }
         long dataOffset = array.dataOffset();
         long used = array.personality().usedMemberBytes();
         if (device.sizeBytes() - dataOffset < used) {
-            throw new MdArgumentException("device", device.name() + " has " + device.sizeBytes() + " bytes; each member needs "
-                    + (used + dataOffset) + (dataOffset > 0 ? " (data offset included)" : ""));
+            return device.name() + " has " + device.sizeBytes() + " bytes; each member needs " + (used + dataOffset)
+                    + (dataOffset > 0 ? " (data offset included)" : "");
         }
+        return null;
     }
 
     private static boolean builtOn(BlockDevice device, BlockDevice target) {

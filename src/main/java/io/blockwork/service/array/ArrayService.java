@@ -571,11 +571,8 @@ public class ArrayService {
 
     /** What a page may offer as a spare or replacement: what {@link #requireJoiner} and the engine would accept. */
     private List<String> joinCandidates(MdArray array) {
-        if (!array.spec().level().redundant()) {
-            return List.of();
-        }
         return registry.list().stream()
-                .filter(e -> e.live() && e.holders().isEmpty() && e.device() != array && array.canJoin(e.device()))
+                .filter(e -> e.live() && e.holders().isEmpty() && array.canJoin(e.device()))
                 .map(RegisteredDevice::name).sorted().toList();
     }
 }

@@ -1,8 +1,6 @@
 package io.blockwork.service.pool;
 
 import io.blockwork.persistence.pool.PoolEntity;
-import io.blockwork.persistence.pool.PoolSegmentEntity;
-import io.blockwork.persistence.pool.PoolSegmentRepository;
 import io.blockwork.persistence.snapshot.SnapshotEntity;
 import io.blockwork.persistence.snapshot.SnapshotRepository;
 import io.blockwork.persistence.thin.ThinPoolEntity;
@@ -24,32 +22,24 @@ import org.springframework.stereotype.Component;
 @Component
 class PoolAllocations {
 
-    private final PoolSegmentRepository segments;
     private final VolumeRepository volumes;
     private final SnapshotRepository snapshots;
     private final ThinPoolRepository thinPools;
 
-    PoolAllocations(PoolSegmentRepository segments, VolumeRepository volumes, SnapshotRepository snapshots,
-                    ThinPoolRepository thinPools) {
-        this.segments = segments;
+    PoolAllocations(VolumeRepository volumes, SnapshotRepository snapshots, ThinPoolRepository thinPools) {
         this.volumes = volumes;
         this.snapshots = snapshots;
         this.thinPools = thinPools;
     }
 
-    /** Every run of the pool's allocated extents, in pool order, with its owner's name and kind. */
-    List<PoolAllocation> of(PoolEntity pool) {
-        List<PoolSegmentEntity> runs = segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId());
-        Map<ExtentOwner.Kind, Set<Long>> ids = runs.stream().collect(Collectors.groupingBy(
-                s -> ExtentOwner.Kind.ofTag(s.getOwnerKind()), Collectors.mapping(PoolSegmentEntity::getOwnerId,
-                        Collectors.toSet())));
+    /** The pool's allocated runs ({@link PoolExtents#allocated}) with their owners' names, one query per kind. */
+    List<PoolAllocation> of(List<PoolExtents.OwnedSegment> allocated) {
+        Map<ExtentOwner.Kind, Set<Long>> ids = allocated.stream().collect(Collectors.groupingBy(
+                a -> a.owner().kind(), Collectors.mapping(a -> a.owner().id(), Collectors.toSet())));
         Map<ExtentOwner, String> names = new HashMap<>();
         ids.forEach((kind, owners) -> names(kind, owners).forEach((id, name) -> names.put(new ExtentOwner(kind, id), name)));
-        return runs.stream().map(s -> {
-            ExtentOwner owner = new ExtentOwner(ExtentOwner.Kind.ofTag(s.getOwnerKind()), s.getOwnerId());
-            return new PoolAllocation(names.getOrDefault(owner, owner.toString()), owner.kind(),
-                    new Segment(s.getOwnerStart(), s.getPoolStart(), s.getExtentCount()));
-        }).toList();
+        return allocated.stream().map(a -> new PoolAllocation(names.getOrDefault(a.owner(), a.owner().toString()),
+                a.owner().kind(), a.segment())).toList();
     }
 
     /** The thin pools carved from the pool, by name (lvs lists them in their volume group). */

@@ -25,10 +25,26 @@ public class PoolExtents {
         this.segments = segments;
     }
 
+    /** A run of a pool's allocated extents and its owner. */
+    public record OwnedSegment(ExtentOwner owner, Segment segment) {}
+
+    /** Every allocated run of the pool, in pool order, with its owner. */
+    public List<OwnedSegment> allocated(PoolEntity pool) {
+        return segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId()).stream()
+                .map(s -> new OwnedSegment(new ExtentOwner(ExtentOwner.Kind.ofTag(s.getOwnerKind()), s.getOwnerId()),
+                        segment(s)))
+                .toList();
+    }
+
     /** The pool's allocation map now. */
     public ExtentMap map(PoolEntity pool) {
-        return ExtentMap.of(pool.getExtentCount(), segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId()).stream()
-                .map(s -> new ExtentRun(s.getPoolStart(), s.getExtentCount())).toList());
+        return map(pool, allocated(pool));
+    }
+
+    /** The allocation map of {@code pool} whose runs are {@code allocated} (read once for a view). */
+    public static ExtentMap map(PoolEntity pool, List<OwnedSegment> allocated) {
+        return ExtentMap.of(pool.getExtentCount(), allocated.stream()
+                .map(a -> new ExtentRun(a.segment().poolStart(), a.segment().count())).toList());
     }
 
     /** The owner's segments in its own extent order. */
@@ -38,8 +54,7 @@ public class PoolExtents {
 
     /** Every owner with extents in the pool. */
     public List<ExtentOwner> owners(PoolEntity pool) {
-        return segments.findAllByPoolIdOrderByPoolStartAsc(pool.getId()).stream()
-                .map(s -> new ExtentOwner(ExtentOwner.Kind.ofTag(s.getOwnerKind()), s.getOwnerId())).distinct().toList();
+        return allocated(pool).stream().map(OwnedSegment::owner).distinct().toList();
     }
 
     /**

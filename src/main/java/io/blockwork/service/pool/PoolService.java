@@ -238,7 +238,8 @@ public class PoolService {
     }
 
     private PoolView view(PoolEntity r, boolean withAllocations) {
-        ExtentMap map = extents.map(r);
+        List<PoolExtents.OwnedSegment> allocated = extents.allocated(r);
+        ExtentMap map = PoolExtents.map(r, allocated);
         Long deviceSize = registry.find(r.getDeviceName()).filter(RegisteredDevice::live)
                 .map(e -> e.device().sizeBytes()).orElse(null);
         List<String> names = volumes.findAllByPoolIdOrderByNameAsc(r.getId()).stream().map(VolumeEntity::getName)
@@ -247,6 +248,6 @@ public class PoolService {
         return new PoolView(r.getName(), r.getDeviceName(), r.getDeviceKind(), local ? deviceSize : null,
                 r.getExtentSizeBytes(), map.totalExtents(), map.freeExtents(), map.usedExtents(), map.largestFreeRun(),
                 names, local ? state(r.getName()) : ObjectState.onNode(r.getNode()), r.getCreatedAt(), r.getNode(),
-                PoolView.CLASSIC, null, allocations.thinPools(r), withAllocations ? allocations.of(r) : null);
+                PoolView.CLASSIC, null, allocations.thinPools(r), withAllocations ? allocations.of(allocated) : null);
     }
 }
