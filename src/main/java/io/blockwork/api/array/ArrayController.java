@@ -24,7 +24,6 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -73,7 +72,7 @@ class ArrayController {
                 body.stripeCacheSize(), body.journal(), body.writeMostly());
         return new Ensure<>(() -> arrays.get(body.name()), create::differencesFrom,
                 () -> toBody(arrays.create(create)), ArrayController::toBody)
-                .answer(URI.create("/api/v1/arrays/" + body.name()));
+                .answer(Ensure.location("/api/v1/arrays/{name}", body.name()));
     }
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -101,7 +100,7 @@ class ArrayController {
                 s == null ? null : bytes(s.min()), s == null ? null : bytes(s.max())));
         List<ArrayBodies.AssembledDevice> devices = done.devices().stream()
                 .map(d -> new ArrayBodies.AssembledDevice(d.device(), d.outcome(), d.slot(), d.reason())).toList();
-        return ResponseEntity.created(URI.create("/api/v1/arrays/" + done.array().name()))
+        return ResponseEntity.created(Ensure.location("/api/v1/arrays/{name}", done.array().name()))
                 .body(new ArrayBodies.Assembly(toBody(done.array()), devices));
     }
 

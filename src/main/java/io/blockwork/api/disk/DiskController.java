@@ -26,7 +26,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.util.List;
 import java.util.function.Function;
 import org.springframework.http.HttpStatus;
@@ -63,7 +62,7 @@ class DiskController {
         DiskSpec spec = toSpec(body);
         return new Ensure<>(() -> disks.get(body.name()), existing -> spec.differencesFrom(existing.spec()),
                 () -> toBody(disks.create(spec, "existing".equals(body.image()))), DiskController::toBody)
-                .answer(URI.create("/api/v1/disks/" + body.name()));
+                .answer(Ensure.location("/api/v1/disks/{name}", body.name()));
     }
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)

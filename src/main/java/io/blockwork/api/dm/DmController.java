@@ -16,7 +16,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -58,7 +57,7 @@ class DmController {
                 body.table() == null ? null : body.table().input(),
                 body.strategies() == null ? null : body.strategies().choices());
         return new Ensure<>(() -> dm.get(body.name()), create::differencesFrom, () -> DmDevice.of(dm.create(create)),
-                DmDevice::of).answer(URI.create(BASE + body.name()));
+                DmDevice::of).answer(Ensure.location(BASE + "{name}", body.name()));
     }
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -147,7 +146,7 @@ class DmController {
             + "used by an object of another kind is not renamed (409 device-busy).")
     ResponseEntity<DmDevice> renameDm(@PathVariable String name, @Valid @RequestBody DmRename body) {
         DmView renamed = dm.rename(name, body.newName());
-        return ResponseEntity.ok().location(URI.create(BASE + renamed.name())).body(DmDevice.of(renamed));
+        return ResponseEntity.ok().location(Ensure.location(BASE + "{name}", renamed.name())).body(DmDevice.of(renamed));
     }
 
     @DeleteMapping("/{name}")

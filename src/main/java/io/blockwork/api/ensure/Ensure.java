@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * Create or confirm, the scripting contract of docs/api.md shared by every kind's POST and PUT:
@@ -58,6 +59,15 @@ public record Ensure<V, B>(Supplier<V> get, Function<V, Differences> compare, Su
             throw ProblemException.invalid(field, "the body's " + field + " '" + bodyName + "' is not the path's '"
                     + pathName + "'; a PUT names the object it creates or confirms in both");
         }
+    }
+
+    /**
+     * Where the object named by {@code names} lives: {@code template}'s variables filled in order, each
+     * percent-encoded, since a path segment may carry any character (the answer then says what is wrong
+     * with the name, not 500 on the URI).
+     */
+    public static URI location(String template, Object... names) {
+        return UriComponentsBuilder.fromPath(template).encode().buildAndExpand(names).toUri();
     }
 
     private Optional<V> find() {

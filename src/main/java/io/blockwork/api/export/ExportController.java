@@ -12,7 +12,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -72,7 +71,7 @@ class ExportController {
         return new Ensure<>(() -> exports.get(spec.name()), spec::differencesFrom,
                 () -> toBody(exports.create(spec), nbd.endpoint(), nbd.unixSocket(), request),
                 (ExportView v) -> toBody(v, nbd.endpoint(), nbd.unixSocket(), request))
-                .answer(URI.create("/api/v1/exports/" + spec.name()));
+                .answer(Ensure.location("/api/v1/exports/{name}", spec.name()));
     }
 
     @GetMapping

@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -82,7 +81,7 @@ class PoolController {
         return new Ensure<>(() -> pool(body.name()), is -> differences(body, type, thin, is),
                 () -> Pool.of(thin != null ? thinPools.create(thin)
                         : pools.create(body.name(), body.device(), bytes(body.extentSize()))), Pool::of)
-                .answer(URI.create("/api/v1/pools/" + body.name()));
+                .answer(Ensure.location("/api/v1/pools/{name}", body.name()));
     }
 
     @PutMapping(path = "/{pool}", consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -17,7 +17,6 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -79,7 +78,7 @@ class SnapshotController {
                         : cow.differencesFrom(is),
                 () -> Snapshot.of(thin ? thinSnapshots.create(pool, volume, body.name(), body.source())
                         : snapshots.create(pool, volume, cow)), Snapshot::of)
-                .answer(URI.create("/api/v1/pools/" + pool + "/volumes/" + volume + "/snapshots/" + body.name()));
+                .answer(Ensure.location("/api/v1/pools/{pool}/volumes/{volume}/snapshots/{name}", pool, volume, body.name()));
     }
 
     @PutMapping(path = "/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)

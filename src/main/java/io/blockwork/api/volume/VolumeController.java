@@ -72,7 +72,7 @@ class VolumeController {
                 is -> Differences.of("volume", body.name()).size("size", size, is.sizeBytes(), is.extentSizeBytes()),
                 () -> Volume.of(thinPools.isThin(pool) ? thinVolumes.create(pool, body.name(), size)
                         : volumes.create(pool, body.name(), size)), Volume::of)
-                .answer(URI.create(POOLS + pool + "/volumes/" + body.name()));
+                .answer(Ensure.location(POOLS + "{pool}/volumes/{name}", pool, body.name()));
     }
 
     @PutMapping(path = "/pools/{pool}/volumes/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -160,6 +160,6 @@ class VolumeController {
     }
 
     private static URI location(VolumeView v) {
-        return URI.create(POOLS + v.pool() + "/volumes/" + v.name());
+        return Ensure.location(POOLS + "{pool}/volumes/{name}", v.pool(), v.name());
     }
 }

@@ -42,7 +42,9 @@ public final class Differences {
 
     /** A size the create rounds up to whole {@code unit}s (extents, chunks): compared as rounded. */
     public Differences size(String field, Long askedBytes, long isBytes, long unit) {
-        return field(field, askedBytes == null || unit <= 0 ? askedBytes : Math.ceilDiv(askedBytes, unit) * unit, isBytes);
+        // not one conditional expression: Long and long would unbox a null askedBytes
+        Long rounded = askedBytes == null || unit <= 0 ? askedBytes : Long.valueOf(Math.ceilDiv(askedBytes, unit) * unit);
+        return field(field, rounded, isBytes);
     }
 
     /** The fields that differ, in the order compared; empty when the object is the one asked for. */

@@ -17,9 +17,12 @@ public record NewSnapshot(String name, Long sizeBytes, Long chunkBytes, Boolean 
     public static final long MIN_CHUNK_BYTES = 4096;
     public static final long MAX_CHUNK_BYTES = 512 * 1024;
 
-    /** How COW snapshot {@code is} differs from this request (docs/api.md, scripting contract). */
+    /**
+     * How COW snapshot {@code is} differs from this request (docs/api.md, scripting contract). A
+     * repeat is checked as the create is: without a valid size it is refused at "size".
+     */
     public Differences differencesFrom(SnapshotView is) {
-        return Differences.of("snapshot", name).size("size", sizeBytes, is.sizeBytes(), is.extentCount() == 0 ? 0 : is.sizeBytes() / is.extentCount())
+        return Differences.of("snapshot", name).size("size", checkedSize(), is.sizeBytes(), is.extentCount() == 0 ? 0 : is.sizeBytes() / is.extentCount())
                 .field("chunkSize", chunkBytes == null ? DEFAULT_CHUNK_BYTES : chunkBytes, is.chunkSizeBytes())
                 .field("persistent", persistent == null || persistent, is.persistent());
     }
