@@ -2,29 +2,33 @@ package io.blockwork.arch;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.util.List;
 
 /**
- * The layer rules of ARCHITECTURE.md §1, as functions of the root package, so that the same rules
- * check Blockwork ({@code io.blockwork}) and deliberately broken fixtures ({@code io.blockwork.archfixture}).
+ * The rules inside modules, as functions of the root package, so that the same rules check
+ * Blockwork ({@code io.blockwork}) and deliberately broken fixtures ({@code io.blockwork.archfixture}).
+ * What holds between modules (no cycles, the floor knows no feature, only named parts are used)
+ * is Spring Modulith's to check: {@link ModulesTest}.
  */
 final class ArchitectureRules {
 
     private ArchitectureRules() {}
 
-    /** The engine is plain Java: no Spring, JPA or Jackson, and nothing from the layers above it. */
+    /** The engine is plain Java: no Spring, JPA or Jackson, and nothing of the service around it. */
     static ArchRule engineIsPure(String root) {
         return noClasses().that().resideInAPackage(root + ".engine..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "org.springframework..", "jakarta.persistence..", "tools.jackson..", "com.fasterxml.jackson..",
-                        root + ".api..", root + ".service..", root + ".persistence..", root + ".nbd..")
-                .as("the engine depends on no framework and no upper layer");
+                        "org.springframework..", "jakarta.persistence..", "tools.jackson..", "com.fasterxml.jackson..")
+                .orShould().dependOnClassesThat(resideInAPackage(root + "..").and(not(resideInAPackage(root + ".engine.."))))
+                .as("the engine depends on no framework and nothing outside it");
     }
 
     /** The NBD server sees only the block API of the engine (and the JDK). */
@@ -37,53 +41,53 @@ final class ArchitectureRules {
                 .allowEmptyShould(true);
     }
 
-    /** Controllers talk to services, never to repositories or entities. */
-    static ArchRule apiDoesNotReachPersistence(String root) {
-        return noClasses().that().resideInAPackage(root + ".api..")
-                .should().dependOnClassesThat().resideInAPackage(root + ".persistence..")
-                .as("the API layer does not reach persistence directly");
+    /** Controllers talk to application services, never to repositories or entities. */
+    static ArchRule webDoesNotReachStore(String root) {
+        return noClasses().that().resideInAPackage(root + "..web..")
+                .should().dependOnClassesThat().resideInAPackage(root + "..store..")
+                .as("a web part does not reach a store directly");
     }
 
-    /** Services do not know about HTTP controllers or their bodies. */
-    static ArchRule serviceDoesNotKnowTheApi(String root) {
-        return noClasses().that().resideInAPackage(root + ".service..")
-                .should().dependOnClassesThat().resideInAPackage(root + ".api..")
-                .as("services do not depend on the API layer");
-    }
-
-    /**
-     * The service layer's floor: what every feature stands on (assembly, management operations,
-     * the device registry, node identity, problems). Features are the other packages under {@code service}.
-     */
-    static final List<String> SERVICE_FLOOR = List.of("assembly", "consistency", "device", "node", "problem");
-
-    private static String[] floor(String root) {
-        return SERVICE_FLOOR.stream().map(p -> root + ".service." + p + "..").toArray(String[]::new);
-    }
-
-    /** The floor knows no feature: a feature can be added or removed without touching it. */
-    static ArchRule serviceFloorKnowsNoFeature(String root) {
-        return noClasses().that().resideInAnyPackage(floor(root))
-                .should().dependOnClassesThat(resideInAPackage(root + ".service..")
-                        .and(not(resideInAnyPackage(floor(root))))
-                        .and(not(resideInAPackage(root + ".service"))))
-                .as("the service floor (" + String.join(", ", SERVICE_FLOOR) + ") depends on no service feature")
-                .allowEmptyShould(true);
+    /** Application services do not know about HTTP controllers or their bodies. */
+    static ArchRule appDoesNotKnowTheWeb(String root) {
+        return noClasses().that().resideInAPackage(root + "..app..")
+                .should().dependOnClassesThat().resideInAPackage(root + "..web..")
+                .as("an application part does not depend on a web part");
     }
 
     /**
-     * Service features depend on each other one way only (snapshots on volumes, volumes on pools,
-     * never back): a feature that needs something of a feature above it declares an interface the
-     * other implements ({@code VolumeSnapshots}).
+     * Inside the pool module (a volume group, as lvm2's: pools, volumes, snapshots and thin pools,
+     * whose entities name one another), the application parts depend on each other one way only:
+     * thin on snapshots, snapshots on volumes, volumes on pools, never back. One that needs
+     * something of a part above it declares an interface the other implements ({@code VolumeSnapshots}).
      */
-    static ArchRule serviceFeaturesHaveNoCycles(String root) {
-        return slices().matching(root + ".service.(*)..").namingSlices("service feature $1")
+    static ArchRule poolPartsHaveNoCycles(String root) {
+        String pool = root + ".pool.";
+        return slices().assignedFrom(new SliceAssignment() {
+                    @Override
+                    public SliceIdentifier getIdentifierOf(JavaClass c) {
+                        String p = c.getPackageName();
+                        if (p.equals(pool + "app")) {
+                            return SliceIdentifier.of("pool");
+                        }
+                        if (p.startsWith(pool) && p.endsWith(".app") && p.chars().filter(ch -> ch == '.').count()
+                                == pool.chars().filter(ch -> ch == '.').count() + 1) {
+                            return SliceIdentifier.of(p.substring(pool.length(), p.length() - ".app".length()));
+                        }
+                        return SliceIdentifier.ignore();
+                    }
+
+                    @Override
+                    public String getDescription() {
+                        return "the pool module's application parts";
+                    }
+                })
                 .should().beFreeOfCycles()
-                .as("service features depend on each other without cycles");
+                .as("the pool module's application parts depend on each other without cycles");
     }
 
     static List<ArchRule> all(String root) {
-        return List.of(engineIsPure(root), nbdSeesOnlyEngineBlock(root), apiDoesNotReachPersistence(root),
-                serviceDoesNotKnowTheApi(root), serviceFloorKnowsNoFeature(root), serviceFeaturesHaveNoCycles(root));
+        return List.of(engineIsPure(root), nbdSeesOnlyEngineBlock(root), webDoesNotReachStore(root),
+                appDoesNotKnowTheWeb(root), poolPartsHaveNoCycles(root));
     }
 }

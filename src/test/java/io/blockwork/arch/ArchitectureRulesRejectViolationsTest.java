@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -15,20 +16,20 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ArchitectureRulesRejectViolationsTest {
 
-    private static final String ROOT = "io.blockwork.archfixture";
+    static final String ROOT = "io.blockwork.archfixture";
     private static final JavaClasses FIXTURES = new ClassFileImporter().importPackages(ROOT);
 
-    private static String violations(com.tngtech.archunit.lang.ArchRule rule) {
+    private static String violations(ArchRule rule) {
         EvaluationResult result = rule.evaluate(FIXTURES);
         assertThat(result.hasViolation()).as(rule.getDescription() + " must find violations").isTrue();
         return String.join("\n", result.getFailureReport().getDetails());
     }
 
     @Test
-    void engineDependingOnSpringJpaJacksonOrUpperLayersIsRejected() {
+    void engineDependingOnSpringJpaJacksonOrAFeatureIsRejected() {
         String report = violations(ArchitectureRules.engineIsPure(ROOT));
         assertThat(report).contains("SpringTaintedEngineClass", "JpaTaintedEngineClass",
-                "JacksonTaintedEngineClass", "Jackson2TaintedEngineClass", "ServiceReachingEngineClass");
+                "JacksonTaintedEngineClass", "Jackson2TaintedEngineClass", "FeatureReachingEngineClass");
         assertThat(report).doesNotContain("CleanBlockClass", "FixtureDisk");
     }
 
@@ -40,26 +41,20 @@ class ArchitectureRulesRejectViolationsTest {
     }
 
     @Test
-    void apiReachingPersistenceIsRejected() {
-        String report = violations(ArchitectureRules.apiDoesNotReachPersistence(ROOT));
-        assertThat(report).contains("ApiReachingPersistenceClass");
+    void webReachingAStoreIsRejected() {
+        String report = violations(ArchitectureRules.webDoesNotReachStore(ROOT));
+        assertThat(report).contains("WebReachingStoreClass", "InternalsReachingClass");
     }
 
     @Test
-    void serviceReachingTheApiIsRejected() {
-        String report = violations(ArchitectureRules.serviceDoesNotKnowTheApi(ROOT));
-        assertThat(report).contains("ServiceReachingApiClass");
+    void anApplicationPartReachingTheWebIsRejected() {
+        String report = violations(ArchitectureRules.appDoesNotKnowTheWeb(ROOT));
+        assertThat(report).contains("AppReachingWebClass").doesNotContain("AlphaService");
     }
 
     @Test
-    void theServiceFloorReachingAFeatureIsRejected() {
-        String report = violations(ArchitectureRules.serviceFloorKnowsNoFeature(ROOT));
-        assertThat(report).contains("FloorReachingFeatureClass").doesNotContain("Class <io.blockwork.archfixture.service.alpha");
-    }
-
-    @Test
-    void serviceFeaturesDependingOnEachOtherBothWaysAreRejected() {
-        String report = violations(ArchitectureRules.serviceFeaturesHaveNoCycles(ROOT));
-        assertThat(report).contains("AlphaService", "BetaService");
+    void poolPartsDependingOnEachOtherBothWaysAreRejected() {
+        String report = violations(ArchitectureRules.poolPartsHaveNoCycles(ROOT));
+        assertThat(report).contains("PoolService", "ThinService").doesNotContain("VolumeService");
     }
 }

@@ -1,6 +1,6 @@
 package io.blockwork.bench;
 
-import io.blockwork.api.security.VerifiedCredentials;
+import io.blockwork.shared.security.VerifiedCredentials;
 import java.time.Clock;
 import java.util.Arrays;
 import org.springframework.security.authentication.AuthenticationProvider;

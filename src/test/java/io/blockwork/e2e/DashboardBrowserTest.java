@@ -2,7 +2,7 @@ package io.blockwork.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blockwork.api.security.SignInThrottle;
+import io.blockwork.shared.security.SignInThrottle;
 import io.blockwork.support.TempDataDir;
 import java.net.InetAddress;
 import java.net.URI;

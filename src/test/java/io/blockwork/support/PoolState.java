@@ -1,9 +1,9 @@
 package io.blockwork.support;
 
 import io.blockwork.engine.dm.MappedDevice;
-import io.blockwork.service.device.DeviceRegistry;
-import io.blockwork.service.device.Holder;
-import io.blockwork.service.device.RegisteredDevice;
+import io.blockwork.shared.device.DeviceRegistry;
+import io.blockwork.shared.device.Holder;
+import io.blockwork.shared.device.RegisteredDevice;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;

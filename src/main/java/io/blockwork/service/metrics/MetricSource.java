@@ -1,6 +1,0 @@
-package io.blockwork.service.metrics;
-
-/** Adds one feature's metrics to a scrape. Called on the scrape's thread; must be quick and read-only. */
-public interface MetricSource {
-    void collect(MetricFamilies m);
-}

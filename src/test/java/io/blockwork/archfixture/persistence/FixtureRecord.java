@@ -1,4 +1,0 @@
-package io.blockwork.archfixture.persistence;
-
-public class FixtureRecord {
-}

@@ -1,4 +1,0 @@
-package io.blockwork.archfixture.service;
-
-public class FixtureService {
-}

@@ -1,0 +1,5 @@
+package io.blockwork.archfixture.shared;
+
+/** What the fixture's features stand on. */
+public class FixtureFloor {
+}
