@@ -6,6 +6,7 @@ import io.blockwork.engine.block.BioOp;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.md.metadata.MdUuid;
 import io.blockwork.engine.md.metadata.MemberLayout;
+import io.blockwork.engine.md.metadata.Reshape;
 import io.blockwork.engine.md.metadata.Superblock;
 import io.blockwork.engine.md.metadata.WriteIntentBitmap;
 import java.lang.foreign.MemorySegment;
@@ -117,7 +118,7 @@ final class SuperblockWrites {
                 | (rebuilding && m.replacement() ? Superblock.FEATURE_REPLACEMENT : 0)
                 | (rebuilding && m.bitmapRecovery() ? Superblock.FEATURE_RECOVERY_BITMAP : 0);
         return new Superblock(features, id.uuid(), id.name(), id.ctime(), id.level(), id.layout(), id.usedSectors(),
-                id.chunkSectors(), id.raidDisks(), withBitmap ? id.bitmapOffset() : 0, m.dataOffset() >>> 9,
+                id.chunkSectors(), id.raidDisks(), withBitmap ? id.bitmapOffset() : 0, Reshape.NONE, m.dataOffset() >>> 9,
                 personality.recordedDataBytes(m) >>> 9, Superblock.V12_SUPER_OFFSET,
                 rebuilding ? m.rebuilt() >>> 9 : 0, m.number(), m.uuid(),
                 m.writeMostly() ? Superblock.DEV_FLAG_WRITE_MOSTLY : 0, 0, layout.bblogSize(), layout.bblogOffset(),

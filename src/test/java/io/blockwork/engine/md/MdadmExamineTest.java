@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blockwork.engine.block.SyncIo;
 import io.blockwork.engine.disk.Disk;
 import io.blockwork.engine.disk.DiskConfig;
+import io.blockwork.engine.md.metadata.Examination;
 import io.blockwork.engine.md.metadata.MetadataSpec;
+import io.blockwork.engine.md.metadata.Reshape;
+import io.blockwork.engine.md.metadata.Superblock;
 import io.blockwork.support.Mdadm;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -144,5 +150,63 @@ class MdadmExamineTest {
         // the bitmap covers each member's used bytes, as md's raid5 bitmap does (sync_size = the device size)
         Map<String, String> x = Mdadm.examine(bitmapArea("r5-0"), "--examine-bitmap");
         assertThat(x.get("Sync Size")).startsWith(r5.detail().usedDevSizeBytes() / 1024 + " ");
+    }
+    /**
+     * A reshape in the superblock (issue 32's groundwork): a raid5 going from 3 to 4 members, to a
+     * 128K chunk, 16 MiB along. mdadm reads the fields where Blockwork writes them: the position,
+     * the delta with the counts before and after, the new chunk; and a level change once the new
+     * level differs (raid5 to raid6, md's route through the -6 layouts).
+     */
+    @Test
+    void mdadmReadsAReshapeInProgress() throws Exception {
+        create(MdArraySpec.of("bwgrow", MdLevel.RAID5).withChunk(64 * 1024), files("g-", 3, 32 * MIB)).stop();
+        Path member = dir.resolve("g-0.img");
+        Superblock before = superblockOf(member);
+        long position = 16 * MIB / 512;
+        rewrite(member, before.reshaping(new Reshape(5, position, 1, before.layout(), 256, 0)));
+
+        Map<String, String> e = Mdadm.examine(member);
+        assertThat(e).containsEntry("Raid Devices", "4").containsEntry("Delta Devices", "1 (3->4)")
+                .containsEntry("New Chunksize", "128K").doesNotContainKey("New Level");
+        assertThat(e.get("Reshape pos'n")).startsWith(position / 2 + " (");
+        assertThat(e.get("Checksum")).matches("[0-9a-f]+ - correct");
+
+        // raid5 to raid6 as md does it: the takeover makes a raid6 of the -6 layout (Q on the added
+        // member), then a reshape restripes it to the plain layout; mdadm names the new layout
+        Superblock takenOver = withGeometry(before, 6, 18);
+        rewrite(member, takenOver.reshaping(new Reshape(6, position, 1, 2, before.chunkSectors(), 0)));
+        assertThat(Mdadm.examine(member)).containsEntry("Raid Level", "raid6").containsEntry("Layout", "left-symmetric-6")
+                .containsEntry("New Layout", "left-symmetric").doesNotContainKey("New Chunksize")
+                .doesNotContainKey("New Level");
+        // new_level, read where mdadm reads it once it differs from the level
+        Reshape toRaid6 = new Reshape(6, position, 1, before.layout(), before.chunkSectors(), 0);
+        rewrite(member, before.reshaping(toRaid6));
+        assertThat(Mdadm.examine(member)).containsEntry("New Level", "raid6").doesNotContainKey("New Layout");
+        // and Blockwork reads back what it wrote, and will not assemble a half-reshaped member
+        assertThat(superblockOf(member).reshape()).isEqualTo(toRaid6);
+        Disk reopened = Disk.openFile("g-0", member, Files.size(member), DiskConfig.DEFAULT);
+        disks.add(reopened);
+        assertThat(Examination.of(reopened).problem()).contains("mid-reshape");
+    }
+
+    private static Superblock withGeometry(Superblock sb, int level, int layout) {
+        return new Superblock(sb.featureMap(), sb.arrayUuid(), sb.name(), sb.ctime(), level, layout, sb.size(),
+                sb.chunkSectors(), sb.raidDisks(), sb.bitmapOffset(), sb.reshape(), sb.dataOffset(), sb.dataSize(),
+                sb.superOffset(), sb.recoveryOffset(), sb.devNumber(), sb.deviceUuid(), sb.devFlags(), sb.bblogShift(),
+                sb.bblogSize(), sb.bblogOffset(), sb.utime(), sb.events(), sb.resyncOffset(), sb.roles());
+    }
+
+    private static Superblock superblockOf(Path image) throws java.io.IOException {
+        try (FileChannel f = FileChannel.open(image, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(Superblock.BLOCK);
+            f.read(b, Superblock.V12_SUPER_OFFSET * 512);
+            return Superblock.decode(b.array(), Superblock.V12_SUPER_OFFSET).superblock();
+        }
+    }
+
+    private static void rewrite(Path image, Superblock sb) throws java.io.IOException {
+        try (FileChannel f = FileChannel.open(image, StandardOpenOption.WRITE)) {
+            f.write(ByteBuffer.wrap(sb.encode()), Superblock.V12_SUPER_OFFSET * 512);
+        }
     }
 }

@@ -105,6 +105,12 @@ public record Examination(String device, long deviceBytes, Superblock.Decoded su
             return "the device (" + sectors + " sectors) is not large enough for the data its superblock describes"
                     + " (data offset " + sb.dataOffset() + ", " + Math.max(sb.size(), sb.dataSize()) + " sectors)";
         }
+        if (sb.has(Superblock.FEATURE_RESHAPE_ACTIVE)) {
+            Reshape r = sb.reshape();
+            return "the array is mid-reshape (" + (sb.raidDisks() - r.deltaDisks()) + " to " + sb.raidDisks()
+                    + " members, level " + sb.level() + " to " + r.newLevel() + ", " + r.positionSectors()
+                    + " sectors done), which Blockwork cannot resume";
+        }
         int unsupported = sb.featureMap() & Superblock.UNSUPPORTED;
         if (unsupported != 0) {
             return String.format("the superblock has features 0x%x (reshape, bad blocks, journal, PPL or clustering),"

@@ -7,12 +7,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * md's version-1 superblock ({@code struct mdp_superblock_1}, include/uapi/linux/raid/md_p.h), the
  * record every member of a v1.2 array carries 4 KiB from its start, with pure functions to encode
  * and decode its little-endian layout. What is not here is written as zero, as the kernel does:
- * reshape fields (Blockwork does not reshape) and the corrected-read count.
+ * the corrected-read count.
  *
  * <p>The layout, in three parts, bytes from the start:
  * <pre>
@@ -20,7 +21,7 @@ import java.util.List;
  *  16 set_uuid[16], set_name[32]
  *  64 ctime (40 bits seconds, 24 bits microseconds), level (-1 linear), layout, size (used sectors of
  *     each member), chunksize (sectors), raid_disks, bitmap_offset (signed sectors from here)
- * 100 reshape fields                                                  -- array part ends at 128
+ * 100 reshape fields ({@link Reshape})                                -- array part ends at 128
  * 128 data_offset, data_size, super_offset, recovery_offset (sectors), dev_number,
  *     cnt_corrected_read, device_uuid[16], devflags, bblog_shift, bblog_size, bblog_offset
  *                                                                     -- device part ends at 192
@@ -40,6 +41,8 @@ import java.util.List;
  * @param chunkSectors chunk (linear: rounding) in sectors; 0 for raid1
  * @param bitmapOffset sectors from the superblock to the bitmap (signed); meaningful with
  *        {@link #FEATURE_BITMAP_OFFSET}
+ * @param reshape where a reshape stands and what it goes to; meaningful with
+ *        {@link #FEATURE_RESHAPE_ACTIVE}, else {@link Reshape#NONE}
  * @param dataOffset sector where this member's data starts
  * @param dataSize sectors of this member that may hold data
  * @param superOffset sector of this superblock (8 for v1.2)
@@ -57,7 +60,7 @@ import java.util.List;
  * @param roles {@code dev_roles[0..max_dev)}
  */
 public record Superblock(int featureMap, MdUuid arrayUuid, String name, long ctime, int level, int layout, long size,
-                         int chunkSectors, int raidDisks, int bitmapOffset, long dataOffset, long dataSize,
+                         int chunkSectors, int raidDisks, int bitmapOffset, Reshape reshape, long dataOffset, long dataSize,
                          long superOffset, long recoveryOffset, int devNumber, MdUuid deviceUuid, int devFlags,
                          int bblogShift, int bblogSize, int bblogOffset, long utime, long events, long resyncOffset,
                          List<Integer> roles) {
@@ -105,6 +108,7 @@ public record Superblock(int featureMap, MdUuid arrayUuid, String name, long cti
             throw new IllegalArgumentException(roles.size() + " roles; a superblock holds " + MAX_DEVS);
         }
         roles = List.copyOf(roles);
+        Objects.requireNonNull(reshape, "reshape (Reshape.NONE when there is none)");
     }
 
     /** A decoded superblock with the checksum it carried and the one its content gives. */
@@ -137,6 +141,17 @@ public record Superblock(int featureMap, MdUuid arrayUuid, String name, long cti
     /** Whether the member was write-mostly when this superblock was written (md's WriteMostly1). */
     public boolean writeMostly() {
         return (devFlags & DEV_FLAG_WRITE_MOSTLY) != 0;
+    }
+
+    /**
+     * This superblock with {@code r} under way, as md writes one mid-reshape: the feature bit set and
+     * raid_disks the count the array goes to ({@code raid_disks - delta_disks} members before).
+     */
+    public Superblock reshaping(Reshape r) {
+        return new Superblock(featureMap | FEATURE_RESHAPE_ACTIVE, arrayUuid, name, ctime, level, layout, size,
+                chunkSectors, raidDisks + r.deltaDisks(), bitmapOffset, r, dataOffset, dataSize, superOffset,
+                recoveryOffset, devNumber, deviceUuid, devFlags, bblogShift, bblogSize, bblogOffset, utime, events,
+                resyncOffset, roles);
     }
 
     public boolean has(int feature) {
@@ -190,6 +205,7 @@ public record Superblock(int featureMap, MdUuid arrayUuid, String name, long cti
         System.arraycopy(n, 0, block, 32, n.length);
         b.putLong(64, ctime).putInt(72, level).putInt(76, layout).putLong(80, size).putInt(88, chunkSectors)
                 .putInt(92, raidDisks).putInt(96, bitmapOffset);
+        reshape.write(b);
         b.putLong(128, dataOffset).putLong(136, dataSize).putLong(144, superOffset).putLong(152, recoveryOffset)
                 .putInt(160, devNumber);
         deviceUuid.write(block, 168);
@@ -262,7 +278,7 @@ public record Superblock(int featureMap, MdUuid arrayUuid, String name, long cti
         }
         Superblock sb = new Superblock(b.getInt(8), MdUuid.of(block, 16),
                 new String(block, 32, nameEnd - 32, StandardCharsets.UTF_8), b.getLong(64), b.getInt(72), b.getInt(76),
-                b.getLong(80), b.getInt(88), b.getInt(92), b.getInt(96), b.getLong(128), b.getLong(136), superOffset,
+                b.getLong(80), b.getInt(88), b.getInt(92), b.getInt(96), Reshape.read(b), b.getLong(128), b.getLong(136), superOffset,
                 b.getLong(152), b.getInt(160), MdUuid.of(block, 168), block[184] & 0xff, block[185] & 0xff,
                 Short.toUnsignedInt(b.getShort(186)), b.getInt(188), b.getLong(192), b.getLong(200), b.getLong(208), roles);
         return new Decoded(sb, b.getInt(216), checksum(block));

@@ -18,7 +18,7 @@ class AssemblyPlanTest {
     /** A raid1 member superblock: 2 slots, dev_number {@code dev}, event count {@code events}, roles by dev_number. */
     private static Superblock sb(MdUuid uuid, int dev, long events, int features, long recovery, int... roles) {
         Superblock base = SuperblockTest.sample(events, dev, SuperblockTest.roles(roles));
-        return new Superblock(features, uuid, "md0", base.ctime(), 1, 0, 4096, 0, 2, 8, 2048, 4096, 8, recovery, dev,
+        return new Superblock(features, uuid, "md0", base.ctime(), 1, 0, 4096, 0, 2, 8, Reshape.NONE, 2048, 4096, 8, recovery, dev,
                 MdUuid.random(), 0, 0, 8, 16, base.utime(), events, Superblock.MAX_SECTOR, base.roles());
     }
 
@@ -91,7 +91,7 @@ class AssemblyPlanTest {
                 "superblock checksum is x, expected y (torn or corrupt superblock)", false, null, null, null);
         Superblock foreign = sb(OTHER, 1, 50, 0, 0, 0, 1);
         Superblock base = sb(ARRAY, 1, 8, 0, 0, 0, 1);
-        Superblock otherLevel = new Superblock(0, ARRAY, "md0", base.ctime(), 10, 0x102, 4096, 128, 2, 8, 2048, 4096, 8, 0, 1,
+        Superblock otherLevel = new Superblock(0, ARRAY, "md0", base.ctime(), 10, 0x102, 4096, 128, 2, 8, Reshape.NONE, 2048, 4096, 8, 0, 1,
                 MdUuid.random(), 0, 0, 8, 16, base.utime(), 8, Superblock.MAX_SECTOR, base.roles());
         AssemblyPlan p = AssemblyPlan.of(List.of(exam("a", good), tornExam, exam("c", foreign), exam("d", otherLevel)), ARRAY);
         assertThat(p.decisions()).extracting(AssemblyPlan.Decision::kind)

@@ -18,7 +18,7 @@ class SuperblockTest {
 
     static Superblock sample(long events, int devNumber, List<Integer> roles) {
         return new Superblock(Superblock.FEATURE_BITMAP_OFFSET, MdUuid.parse("3b5a6f1e:0c2d4e6f:8a9b0c1d:2e3f4a5b"), "md0",
-                Superblock.packTime(Instant.parse("2026-12-01T10:00:00.123456Z")), 10, 0x102, 63488, 1024, 4, 8, 2048, 63488,
+                Superblock.packTime(Instant.parse("2026-12-01T10:00:00.123456Z")), 10, 0x102, 63488, 1024, 4, 8, Reshape.NONE, 2048, 63488,
                 8, 0, devNumber, MdUuid.parse("00112233-4455-6677-8899-aabbccddeeff"), 0, 0, 8, 16,
                 Superblock.packTime(Instant.parse("2026-12-02T10:00:00Z")), events, Superblock.MAX_SECTOR, roles);
     }
@@ -54,6 +54,27 @@ class SuperblockTest {
         assertThat(le.getShort(256 + 2 * 3)).isEqualTo((short) 3);
         assertThat(le.getShort(256 + 2 * 4) & 0xffff).isEqualTo(0xffff);
         assertThat(b[4095] & 0xff).isEqualTo(0xff);
+    }
+
+    @Test
+    void reshapeFieldsSitWhereMdPutsThemAndComeBack() {
+        Superblock s = sample(7, 2, roles(0, 1, 2, 3));
+        Superblock reshaping = s.reshaping(new Reshape(6, 123_456_789_012L, -1, 18, 256, -2048));
+        byte[] b = reshaping.encode();
+        ByteBuffer le = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(le.getInt(8) & Superblock.FEATURE_RESHAPE_ACTIVE).isNotZero();
+        assertThat(le.getInt(92)).as("raid_disks: the count it goes to").isEqualTo(3);
+        assertThat(le.getInt(100)).isEqualTo(6);
+        assertThat(le.getLong(104)).isEqualTo(123_456_789_012L);
+        assertThat(le.getInt(112)).isEqualTo(-1);
+        assertThat(le.getInt(116)).isEqualTo(18);
+        assertThat(le.getInt(120)).isEqualTo(256);
+        assertThat(le.getInt(124)).isEqualTo(-2048);
+        Superblock.Decoded d = Superblock.decode(b, 8);
+        assertThat(d.checksumCorrect()).isTrue();
+        assertThat(d.superblock()).isEqualTo(reshaping);
+        // an array that is not reshaping writes the fields as zeros, as md leaves them
+        assertThat(java.util.Arrays.copyOfRange(s.encode(), 100, 128)).containsOnly(0);
     }
 
     @Test
