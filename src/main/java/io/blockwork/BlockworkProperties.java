@@ -15,7 +15,7 @@ import org.springframework.util.unit.DataSize;
  *            there (off when unset), under the same limits, memory budget and TLS
  * @param security passwords of the built-in users; blank means "generate one and keep it in the data dir"
  * @param nodeName this instance's name among those sharing one configuration database; blank
- *                 means the host name (see {@code persistence.node.LocalNode})
+ *                 means the host name (see {@code shared.node.store.LocalNode})
  * @param nodeLease how the node name is leased in the database (docs/guide/postgresql.md)
  */
 @ConfigurationProperties("blockwork")

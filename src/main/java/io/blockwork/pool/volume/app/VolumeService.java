@@ -46,7 +46,7 @@ import org.springframework.stereotype.Service;
  * sector and are rounded up to whole extents.
  *
  * <p>A create of a name in use is name-taken; the API confirms an identical repeat before it
- * calls create (api/ensure/Ensure), so retrying a create is safe.
+ * calls create (shared/ensure/Ensure), so retrying a create is safe.
  */
 @Service
 public class VolumeService {
@@ -90,7 +90,7 @@ public class VolumeService {
             long count = extentsFor(size, pool);
             VolumeEntity existing = repository.findByName(name).orElse(null);
             if (existing != null) {
-                // a repeat of this create is confirmed before it gets here (api/ensure/Ensure), which
+                // a repeat of this create is confirmed before it gets here (shared/ensure/Ensure), which
                 // hears this name-taken when it lost a race to an identical create
                 PoolEntity other = poolRepository.findById(existing.getPoolId()).orElse(pool);
                 throw new ProblemException(Problem.NAME_TAKEN, "the name '" + name + "' is taken: there is a volume of"
