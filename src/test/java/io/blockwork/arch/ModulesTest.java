@@ -39,7 +39,7 @@ class ModulesTest {
     }
 
     @Test
-    void theModulesAreTheFeaturesTheFloorTheEngineAndTheNbdServer() {
+    void theModulesAreTheFeaturesAndTheFloor() {
         assertThat(BLOCKWORK.stream().map(m -> m.getIdentifier().toString()).sorted().toList()).containsExactly(
                 "array", "device", "disk", "dm", "event", "export", "iostat", "metrics", "pool",
                 "shared", "system", "topology", "workload");
