@@ -11,6 +11,8 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The rules inside modules, as functions of the root package, so that the same rules check
@@ -62,19 +64,16 @@ final class ArchitectureRules {
      * something of a part above it declares an interface the other implements ({@code VolumeSnapshots}).
      */
     static ArchRule poolPartsHaveNoCycles(String root) {
-        String pool = root + ".pool.";
+        // pool.app is the part "pool"; pool.<part>.app the part <part>; every other package is left out
+        Pattern part = Pattern.compile(Pattern.quote(root + ".pool.") + "(?:(\\w+)\\.)?app");
         return slices().assignedFrom(new SliceAssignment() {
                     @Override
                     public SliceIdentifier getIdentifierOf(JavaClass c) {
-                        String p = c.getPackageName();
-                        if (p.equals(pool + "app")) {
-                            return SliceIdentifier.of("pool");
+                        Matcher m = part.matcher(c.getPackageName());
+                        if (!m.matches()) {
+                            return SliceIdentifier.ignore();
                         }
-                        if (p.startsWith(pool) && p.endsWith(".app") && p.chars().filter(ch -> ch == '.').count()
-                                == pool.chars().filter(ch -> ch == '.').count() + 1) {
-                            return SliceIdentifier.of(p.substring(pool.length(), p.length() - ".app".length()));
-                        }
-                        return SliceIdentifier.ignore();
+                        return SliceIdentifier.of(m.group(1) == null ? "pool" : m.group(1));
                     }
 
                     @Override

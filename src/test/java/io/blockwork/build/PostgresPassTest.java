@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.AntPathMatcher;
 
 /**
  * docs/testing.md's promise, checked: every API test (a test in a feature's {@code web} part) and
@@ -24,6 +25,7 @@ class PostgresPassTest {
     private static final Pattern EXECUTION = Pattern.compile("<id>postgresql</id>(.*?)</execution>", Pattern.DOTALL);
     private static final Pattern INCLUDE = Pattern.compile("<include>([^<]+)</include>");
     private static final Pattern EXCLUDE = Pattern.compile("<exclude>([^<]+)</exclude>");
+    private static final AntPathMatcher ANT = new AntPathMatcher();
 
     @Test
     void everyApiAndConsistencyTestRunsOnPostgresqlOrIsExcludedByName() throws Exception {
@@ -63,19 +65,7 @@ class PostgresPassTest {
 
     /** Ant's path patterns as surefire reads them: {@code **} any folders, {@code *} within one name. */
     static boolean matches(String pattern, String path) {
-        StringBuilder rx = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (pattern.startsWith("**/", i)) {
-                rx.append("(?:[^/]+/)*");
-                i += 2;
-            } else if (c == '*') {
-                rx.append("[^/]*");
-            } else {
-                rx.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return path.matches(rx.toString());
+        return ANT.match(pattern, path);
     }
 
     private static String postgresqlExecution(String pom) {

@@ -89,7 +89,7 @@ public class IostatService {
      * array three or four times.
      */
     static boolean top(RegisteredDevice e) {
-        return e.kind() != DeviceKind.HIDDEN && e.holders().stream().allMatch(h -> h.kind().equals("export"));
+        return e.kind() != DeviceKind.HIDDEN && e.holders().stream().allMatch(h -> h.kind().equals(Holder.EXPORT));
     }
 
     private static List<String> holders(RegisteredDevice e) {
